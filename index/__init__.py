@@ -1,0 +1,1 @@
+"""The rules corpus: reading CR files, rule numbers, cross-references and stored editions."""

@@ -1,0 +1,182 @@
+"""The parsed Comprehensive Rules: rules, glossary, and the problems met while reading them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from glossary.entry import GlossaryEntry
+
+from .numbers import (
+    InvalidRuleReferenceError,
+    RuleNumber,
+    RuleRef,
+    parse_rule_number,
+    parse_rule_ref,
+)
+
+__all__ = ["Document", "ParseProblem", "Rule", "UnknownRuleError"]
+
+
+class UnknownRuleError(LookupError):
+    """Raised when a rule number does not exist in an edition."""
+
+    def __init__(self, number: str, edition: str | None, nearest: list[str]) -> None:
+        self.number = number
+        self.edition = edition
+        self.nearest = nearest
+        where = f" in the {edition} edition" if edition else ""
+        super().__init__(f"no rule {number}{where}")
+
+
+@dataclass(frozen=True)
+class ParseProblem:
+    """A line of a rules document the reader could not place."""
+
+    line: int
+    """The 1-based line number in the source file."""
+    text: str
+    """The line itself (shortened to 200 characters)."""
+    reason: str
+    """Why it was not placed."""
+
+
+@dataclass
+class Rule:
+    """One numbered item: a section, a rule, a numbered rule or a lettered subrule."""
+
+    number: str
+    """The rule number as printed, normalised: ``704.5j``."""
+    text: str
+    """The rule text; for sections and three-digit rules, their title."""
+    examples: list[str] = field(default_factory=list)
+    """The examples printed under the rule, without the ``Example:`` label."""
+    line: int = 0
+    """The 1-based line in the source file where the rule starts."""
+
+    @property
+    def parsed(self) -> RuleNumber:
+        """The number as a :class:`RuleNumber`."""
+        return parse_rule_number(self.number)
+
+    @property
+    def is_heading(self) -> bool:
+        """Checks if this is a section or a three-digit rule, whose text is a title."""
+        return "." not in self.number
+
+
+@dataclass
+class Document:
+    """A whole rules document: one edition of the CR, or a sample of rules-like text."""
+
+    edition: str | None
+    """The effective date as ISO ``YYYY-MM-DD``, or ``None`` if the document has none."""
+    rules: dict[str, Rule] = field(default_factory=dict)
+    """Every rule by number, in document order."""
+    glossary: list[GlossaryEntry] = field(default_factory=list)
+    """Glossary entries in document order."""
+    introduction: str = ""
+    contents: str = ""
+    credits: str = ""
+    problems: list[ParseProblem] = field(default_factory=list)
+    """Lines the reader could not place; a clean CR file has none."""
+    title: str = "Magic: The Gathering Comprehensive Rules"
+    _children: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
+
+    def __iter__(self) -> Iterator[Rule]:
+        return iter(self.rules.values())
+
+    def find_rule(self, number: str) -> Rule | None:
+        """The rule with this number, or ``None``."""
+        try:
+            key = str(parse_rule_number(number))
+        except InvalidRuleReferenceError:
+            return None
+        return self.rules.get(key)
+
+    def get_rule(self, number: str) -> Rule:
+        """The rule with this number; raises :class:`UnknownRuleError` with the nearest ones."""
+        rule = self.find_rule(number)
+        if rule is None:
+            raise UnknownRuleError(number, self.edition, self.nearest(number))
+        return rule
+
+    def children(self, number: str) -> list[str]:
+        """The numbers one level below ``number``, in document order."""
+        if self._children is None:
+            kids: dict[str, list[str]] = {}
+            for key in self.rules:
+                parent = parse_rule_number(key).parent()
+                if parent is not None:
+                    kids.setdefault(str(parent), []).append(key)
+            self._children = kids
+        return self._children.get(number, [])
+
+    def descendants(self, number: str) -> list[str]:
+        """Every number below ``number``, depth first, in document order."""
+        out: list[str] = []
+        for child in self.children(number):
+            out.append(child)
+            out.extend(self.descendants(child))
+        return out
+
+    def parent(self, number: str) -> str | None:
+        """The number one level up, if that rule exists."""
+        parent = parse_rule_number(number).parent()
+        if parent is None:
+            return None
+        key = str(parent)
+        return key if key in self.rules else None
+
+    def resolve(self, ref: RuleRef | str) -> list[Rule]:
+        """The rules a reference names, in document order; raises :class:`UnknownRuleError`."""
+        if isinstance(ref, str):
+            ref = parse_rule_ref(ref)
+        start = self.get_rule(str(ref.start))
+        if ref.end is None:
+            numbers = [start.number]
+            if ref.with_subrules:
+                numbers += self.descendants(start.number)
+            return [self.rules[n] for n in numbers]
+        end = self.get_rule(str(ref.end))
+        keys = list(self.rules)
+        first, last = keys.index(start.number), keys.index(end.number)
+        depth = ref.start.depth
+        return [
+            self.rules[k]
+            for k in keys[first : last + 1]
+            if parse_rule_number(k).depth == depth
+        ]
+
+    def nearest(self, number: str, count: int = 3) -> list[str]:
+        """The existing numbers closest to ``number`` (for "did you mean")."""
+        return nearest_numbers(list(self.rules), number, count)
+
+
+def nearest_numbers(numbers: list[str], wanted: str, count: int = 3) -> list[str]:
+    """The ``count`` numbers from ``numbers`` closest to ``wanted`` in document order."""
+    try:
+        key = parse_rule_number(wanted)
+    except InvalidRuleReferenceError:
+        import difflib
+
+        return difflib.get_close_matches(wanted.strip().lower(), numbers, n=count)
+    parsed = [(parse_rule_number(n), n) for n in numbers]
+    # Prefer numbers that share the deepest known ancestor, then the closest in order.
+    ancestor: RuleNumber | None = key
+    family: list[tuple[RuleNumber, str]] = []
+    while ancestor is not None and not family:
+        family = [(p, n) for p, n in parsed if p != key and p.is_within(ancestor)]
+        ancestor = ancestor.parent()
+    if not family:
+        family = parsed
+    family.sort(key=lambda pn: pn[0].sort_key())
+    before = [n for p, n in family if p < key]
+    after = [n for p, n in family if key < p]
+    picked: list[str] = []
+    while (before or after) and len(picked) < count:
+        if before:
+            picked.append(before.pop())
+        if after and len(picked) < count:
+            picked.append(after.pop(0))
+    return sorted(picked, key=lambda n: parse_rule_number(n).sort_key())

@@ -1,0 +1,247 @@
+"""Rule numbers, rule references and ranges, and finding references in rule text.
+
+A rule number names one numbered item of the Comprehensive Rules: a section (``7``), a rule
+(``704``), a numbered rule (``704.5``) or a lettered subrule (``704.5j``, and ``704.5aa`` once a
+rule runs past z). Letters are not arithmetic: later editions skip l and o, so ranges such as
+``601.2a-h`` are resolved against the rules an edition actually has, in document order.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "InvalidRuleReferenceError",
+    "RuleNumber",
+    "RuleRef",
+    "find_references",
+    "parse_rule_number",
+    "parse_rule_ref",
+]
+
+
+class InvalidRuleReferenceError(ValueError):
+    """Raised when text is not a rule number or a rule reference."""
+
+
+# Dashes that may separate the two ends of a range: hyphen-minus, en dash, em dash, minus sign.
+DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
+
+_NUMBER_RE = re.compile(r"(?:(?P<rule>\d{3})(?:\.(?P<sub>\d+)(?P<letters>[a-z]{1,2})?)?|(?P<section>\d))")
+
+
+@dataclass(frozen=True, order=False)
+class RuleNumber:
+    """One rule number: a section, a rule, a numbered rule or a lettered subrule."""
+
+    section: int
+    """The section, 1 to 9 (the first digit of a rule)."""
+    rule: int | None = None
+    """The three-digit rule (``704``), or ``None`` for a section."""
+    sub: int | None = None
+    """The number after the dot (``5`` in ``704.5j``), or ``None``."""
+    letters: str = ""
+    """The subrule letters (``j``, ``aa``), or ``""``."""
+
+    @classmethod
+    def from_match(cls, m: re.Match[str]) -> RuleNumber:
+        """Builds a number from a match of the number pattern."""
+        if m.group("section") is not None:
+            return cls(int(m.group("section")))
+        rule = int(m.group("rule"))
+        sub = m.group("sub")
+        return cls(rule // 100, rule, int(sub) if sub is not None else None, m.group("letters") or "")
+
+    @property
+    def depth(self) -> int:
+        """0 for a section, 1 for a rule, 2 for a numbered rule, 3 for a subrule."""
+        if self.rule is None:
+            return 0
+        if self.sub is None:
+            return 1
+        return 3 if self.letters else 2
+
+    def parent(self) -> RuleNumber | None:
+        """The number one level up (``704.5j`` → ``704.5`` → ``704`` → ``7``), or ``None``."""
+        if self.rule is None:
+            return None
+        if self.sub is None:
+            return RuleNumber(self.section)
+        if self.letters:
+            return RuleNumber(self.section, self.rule, self.sub)
+        return RuleNumber(self.section, self.rule)
+
+    def is_within(self, other: RuleNumber) -> bool:
+        """Checks if this number is ``other`` or one of its descendants."""
+        node: RuleNumber | None = self
+        while node is not None:
+            if node == other:
+                return True
+            node = node.parent()
+        return False
+
+    def sort_key(self) -> tuple[int, int, int, int, str]:
+        """A key that orders numbers as the rules are printed (z before aa)."""
+        return (
+            self.section,
+            -1 if self.rule is None else self.rule,
+            -1 if self.sub is None else self.sub,
+            len(self.letters),
+            self.letters,
+        )
+
+    def __lt__(self, other: RuleNumber) -> bool:
+        return self.sort_key() < other.sort_key()
+
+    def __str__(self) -> str:
+        if self.rule is None:
+            return str(self.section)
+        if self.sub is None:
+            return f"{self.rule}"
+        return f"{self.rule}.{self.sub}{self.letters}"
+
+
+def parse_rule_number(text: str) -> RuleNumber:
+    """Parses a bare rule number such as ``704.5j``; ``str()`` is the inverse.
+
+    >>> str(parse_rule_number("704.5J"))
+    '704.5j'
+    """
+    cleaned = text.strip().lower()
+    m = _NUMBER_RE.fullmatch(cleaned)
+    if m is None:
+        raise InvalidRuleReferenceError(f"invalid rule number: {text!r}")
+    return RuleNumber.from_match(m)
+
+
+@dataclass(frozen=True)
+class RuleRef:
+    """A reference a user or a rule makes: one number, or a range of numbers."""
+
+    start: RuleNumber
+    """The rule named, or the first of a range."""
+    end: RuleNumber | None = None
+    """The last of a range, or ``None`` for a single rule."""
+    with_subrules: bool = True
+    """Whether the rules below ``start`` are meant too (a trailing period means the rule alone)."""
+
+    @property
+    def is_range(self) -> bool:
+        """Checks if this reference names a range of rules."""
+        return self.end is not None
+
+    def __str__(self) -> str:
+        if self.end is None:
+            return str(self.start) + ("" if self.with_subrules else ".")
+        end = str(self.end)
+        start = str(self.start)
+        # Write "601.2a-h" when both ends share everything but the letters.
+        if (
+            self.end.letters
+            and self.start.letters
+            and (self.start.rule, self.start.sub) == (self.end.rule, self.end.sub)
+        ):
+            end = self.end.letters
+        return f"{start}-{end}"
+
+
+_PREFIX_RE = re.compile(r"^(?:rules?|sections?|cr|§)\s*", re.IGNORECASE)
+_REF_RE = re.compile(
+    r"(?P<start>\d{3}(?:\.\d+[a-z]{0,2})?|\d)"
+    r"(?:\s*[" + DASHES + r"]\s*(?P<end>\d{3}(?:\.\d+[a-z]{0,2})?|[a-z]{1,2}|\d))?"
+    r"(?P<period>\.)?"
+)
+
+
+def _range_end(start: RuleNumber, end_text: str) -> RuleNumber:
+    if end_text.isalpha():
+        if not start.letters or start.sub is None:
+            raise InvalidRuleReferenceError(
+                f"a range ending in letters needs a lettered start, not {start}"
+            )
+        return RuleNumber(start.section, start.rule, start.sub, end_text)
+    end = parse_rule_number(end_text)
+    if end.depth != start.depth and not (start.depth == 0 and end.depth == 0):
+        raise InvalidRuleReferenceError(f"the ends of a range differ in kind: {start} and {end}")
+    if end < start:
+        raise InvalidRuleReferenceError(f"a range must run forwards: {start} comes after {end}")
+    return end
+
+
+def parse_rule_ref(text: str) -> RuleRef:
+    """Parses what a user types for a rule: ``704.5j``, ``rule 704.5J``, ``704.5.``, ``601.2a-h``.
+
+    A trailing period means the rule alone, without its subrules.
+    """
+    cleaned = _PREFIX_RE.sub("", text.strip()).strip().lower()
+    m = _REF_RE.fullmatch(cleaned)
+    if m is None:
+        raise InvalidRuleReferenceError(f"invalid rule reference: {text!r}")
+    start = parse_rule_number(m.group("start"))
+    if m.group("end") is None:
+        return RuleRef(start, None, with_subrules=m.group("period") is None)
+    return RuleRef(start, _range_end(start, m.group("end")), with_subrules=True)
+
+
+# References inside rule and glossary text. A number with a dot ("704.5j") is always a
+# reference; a bare three-digit rule ("rule 613") or a section ("section 7") only after the word
+# that introduces it, so that "20 life" or "100 cards" are never read as rules.
+_TEXT_NUMBER = r"\d{3}\.\d+[a-z]{0,2}\b"
+_TEXT_RE = re.compile(
+    r"(?P<dotted>(?<![\d.])" + _TEXT_NUMBER + r")"
+    r"(?:\s*[" + DASHES + r"]\s*(?P<dotted_end>" + _TEXT_NUMBER + r"|[a-z]{1,2}\b))?"
+    r"|(?P<word>\brules?|\bsections?)\s+(?P<bare>\d{3}|\d)\b(?!\.\d)"
+    r"(?:\s*[" + DASHES + r"]\s*(?P<bare_end>\d{3}|\d)\b(?!\.\d))?",
+    re.IGNORECASE,
+)
+_LIST_TAIL_RE = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)(\d{3})\b(?!\.\d)")
+
+
+@dataclass(frozen=True)
+class TextReference:
+    """A rule reference found in text, with where it stands."""
+
+    ref: RuleRef
+    start: int
+    end: int
+    text: str
+
+
+def find_references(text: str) -> list[TextReference]:
+    """Finds every rule reference in ``text``: ``704.5j``, ``rules 601.2a–h``, ``section 7``."""
+    found: list[TextReference] = []
+    for m in _TEXT_RE.finditer(text):
+        try:
+            if m.group("dotted"):
+                start = parse_rule_number(m.group("dotted"))
+                end_text = m.group("dotted_end")
+                if end_text and end_text.isalpha() and not start.letters:
+                    end_text = None  # "702.8-a" never happens; a word after a dash is prose
+                ref = RuleRef(start, _range_end(start, end_text) if end_text else None)
+            else:
+                word = m.group("word").lower()
+                bare = m.group("bare")
+                if word.startswith("section") and len(bare) != 1:
+                    continue
+                if word.startswith("rule") and len(bare) != 3:
+                    continue
+                start = parse_rule_number(bare)
+                end_text = m.group("bare_end")
+                ref = RuleRef(start, _range_end(start, end_text) if end_text else None)
+        except InvalidRuleReferenceError:
+            continue
+        span_end = m.end() if ref.end is not None else m.start() + len(
+            m.group("dotted") or m.group(0)
+        )
+        found.append(TextReference(ref, m.start(), span_end, text[m.start() : span_end]))
+        # "rules 103, 104, and 105": the numbers after a plural "rules" are references too.
+        if m.group("word") and m.group("word").lower() == "rules":
+            pos = m.end()
+            while (tail := _LIST_TAIL_RE.match(text, pos)) is not None:
+                number = parse_rule_number(tail.group(1))
+                found.append(
+                    TextReference(RuleRef(number), tail.start(1), tail.end(1), tail.group(1))
+                )
+                pos = tail.end()
+    return found
