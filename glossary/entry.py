@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["GlossaryEntry", "fold_text", "normalise_term"]
+__all__ = ["GlossaryEntry", "ParseProblem", "fold_text", "normalise_term"]
 
 # Curly quotes, primes and dashes folded to their plain forms for matching (never for display).
 _FOLD = str.maketrans(
@@ -58,3 +58,15 @@ class GlossaryEntry:
     def ref_id(self) -> str:
         """The id other records use for this entry: ``glossary:Legend Rule``."""
         return f"glossary:{self.term}"
+
+
+@dataclass(frozen=True)
+class ParseProblem:
+    """A line of a rules document the reader could not place."""
+
+    line: int
+    """The 1-based line number in the source file."""
+    text: str
+    """The line itself (shortened to 200 characters)."""
+    reason: str
+    """Why it was not placed."""

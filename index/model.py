@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from glossary.entry import GlossaryEntry
+from glossary.entry import GlossaryEntry, ParseProblem
 
 from .numbers import (
     InvalidRuleReferenceError,
@@ -27,18 +27,6 @@ class UnknownRuleError(LookupError):
         self.nearest = nearest
         where = f" in the {edition} edition" if edition else ""
         super().__init__(f"no rule {number}{where}")
-
-
-@dataclass(frozen=True)
-class ParseProblem:
-    """A line of a rules document the reader could not place."""
-
-    line: int
-    """The 1-based line number in the source file."""
-    text: str
-    """The line itself (shortened to 200 characters)."""
-    reason: str
-    """Why it was not placed."""
 
 
 @dataclass
