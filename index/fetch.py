@@ -26,7 +26,10 @@ from collections.abc import Callable, Sequence
 from email.message import Message
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import IO, Literal, NoReturn, Protocol
+from typing import IO, TYPE_CHECKING, Literal, NoReturn, Protocol
+
+if TYPE_CHECKING:
+    from .model import Document
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -530,7 +533,14 @@ class StoreLike(Protocol):
 
     def has(self, edition: str) -> bool: ...
 
-    def add_bytes(self, data: bytes, source: str) -> _EditionLike: ...
+    def add_document(
+        self,
+        doc: Document,
+        source: str,
+        sha256: str,
+        *,
+        extra: Callable[[Document, Path], None] | None = None,
+    ) -> _EditionLike: ...
 
 
 Status = Literal["added", "already-stored", "newer-available", "up-to-date"]
@@ -562,6 +572,8 @@ class _Resolved:
     edition: str
     data: bytes | None = None
     """The whole file, when it had to be downloaded to find its date."""
+    document: Document | None = None
+    """The file parsed, when it was."""
 
 
 def _candidates_from(
@@ -610,6 +622,7 @@ def update(
     timeout: float = DEFAULT_TIMEOUT,
     max_bytes: int = MAX_BYTES,
     total_timeout: float | None = None,
+    extra: Callable[[Document, Path], None] | None = None,
 ) -> UpdateResult:
     """Finds the newest CR edition behind ``url`` and stores it unless it is already stored.
 
@@ -620,8 +633,11 @@ def update(
     is ``newer-available`` when the newest edition offered is newer than every stored one.
 
     Raises :class:`FetchError` (with the URL and the next step) when nothing usable was found;
-    nothing stored is changed then.
+    nothing stored is changed then. ``extra`` is handed to the store's ``add_document`` (it builds
+    the search index inside the new edition before it goes live).
     """
+    import hashlib
+
     from .reader import CRReadError, read_cr_bytes
 
     page_url = url or DEFAULT_URL
@@ -647,16 +663,16 @@ def update(
             total_timeout=total_timeout,
         )
 
-    def read_edition(link: CandidateLink, data: bytes) -> str:
+    def read_document(link: CandidateLink, data: bytes) -> tuple[Document, str]:
         if _looks_like_html(data[:2048], ""):
-            raise _not_rules(link.url, "it is a web page")
+            raise _not_rules(link.url, "the server sent a web page instead")
         try:
             document = read_cr_bytes(data, link.url)
         except CRReadError as error:
             raise _not_rules(link.url, str(error)) from None
         if document.edition is None:
             raise _not_rules(link.url, "no effective date")
-        return document.edition
+        return document, document.edition
 
     for link in links:
         known = by_source.get(link.url)
@@ -684,7 +700,8 @@ def update(
             else:
                 # No date where a CR has it: let the reader judge the whole file.
                 data = full_download(link)
-                resolved.append(_Resolved(link, read_edition(link, data), data))
+                document, edition = read_document(link, data)
+                resolved.append(_Resolved(link, edition, data, document))
         except FetchError as error:
             errors.append(error)
 
@@ -714,17 +731,18 @@ def update(
             return result("already-stored", item, errors)
         try:
             data = item.data if item.data is not None else full_download(item.link)
-            edition = read_edition(item.link, data)
+            if item.document is not None:
+                document, edition = item.document, item.edition
+            else:
+                document, edition = read_document(item.link, data)
         except FetchError as error:
             errors.append(error)
             continue
+        # The date inside the file decides, whatever its name or first bytes said.
         item = dataclasses.replace(item, edition=edition)
         if store.has(edition):
             return result("already-stored", item, errors)
-        try:
-            info = store.add_bytes(data, item.link.url)
-        except CRReadError as error:
-            errors.append(_not_rules(item.link.url, str(error)))
-            continue
+        sha256 = hashlib.sha256(data).hexdigest()
+        info = store.add_document(document, item.link.url, sha256, extra=extra)
         return result("added", dataclasses.replace(item, edition=info.edition), errors)
     raise errors[0]

@@ -15,7 +15,7 @@ from .numbers import (
     parse_rule_ref,
 )
 
-__all__ = ["Document", "ParseProblem", "Rule", "UnknownRuleError"]
+__all__ = ["Document", "ParseProblem", "Rule", "Section", "UnknownRuleError"]
 
 
 class UnknownRuleError(LookupError):
@@ -54,6 +54,20 @@ class Rule:
 
 
 @dataclass
+class Section:
+    """A titled passage of a document that is not numbered rules: a rulecard, a user's notes."""
+
+    id: str
+    """A stable id: ``legends-rulecard:rampage``."""
+    title: str | None
+    """The heading, or ``None`` for an untitled paragraph."""
+    text: str
+    source: str
+    """The document's name."""
+    line: int = 0
+
+
+@dataclass
 class Document:
     """A whole rules document: one edition of the CR, or a sample of rules-like text."""
 
@@ -68,6 +82,8 @@ class Document:
     credits: str = ""
     problems: list[ParseProblem] = field(default_factory=list)
     """Lines the reader could not place; a clean CR file has none."""
+    sections: list[Section] = field(default_factory=list)
+    """Titled passages that are not rules (the bundled sample, Markdown notes)."""
     title: str = "Magic: The Gathering Comprehensive Rules"
     _children: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
 

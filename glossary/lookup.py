@@ -1,0 +1,127 @@
+"""Finding a glossary entry the way a player types its term: any case, plural, misspelt."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+
+from .entry import GlossaryEntry, fold_text, normalise_term
+
+__all__ = ["Glossary", "Match", "UnknownTermError"]
+
+
+class UnknownTermError(LookupError):
+    """Raised when no glossary entry matches a term; carries the closest terms."""
+
+    def __init__(self, term: str, suggestions: list[str]) -> None:
+        self.term = term
+        self.suggestions = suggestions
+        super().__init__(f"no glossary entry for {term!r}")
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _loose(key: str) -> str:
+    """The key with every word made singular ("lethal damages" → "lethal damage")."""
+    return " ".join(_singular(w) for w in key.split())
+
+
+class Match:
+    """A glossary entry found for a query, and how it was found."""
+
+    def __init__(self, entry: GlossaryEntry, how: str, query: str) -> None:
+        self.entry = entry
+        self.how = how
+        """``exact``, ``alias``, ``plural``, ``quoted`` (defined in another entry) or ``fuzzy``."""
+        self.query = query
+
+    def __repr__(self) -> str:
+        return f"Match({self.entry.term!r}, how={self.how!r})"
+
+
+_QUOTED_RE = re.compile(r'"([^"]{3,60})"')
+
+
+class Glossary:
+    """Glossary entries indexed by normalised term, alias and singular form."""
+
+    def __init__(self, entries: Iterable[GlossaryEntry]) -> None:
+        self.entries = list(entries)
+        self.by_key: dict[str, GlossaryEntry] = {}
+        self.by_alias: dict[str, GlossaryEntry] = {}
+        for entry in self.entries:
+            self.by_key.setdefault(entry.key, entry)
+            for alias in self.aliases(entry):
+                self.by_alias.setdefault(alias, entry)
+                self.by_alias.setdefault(_loose(alias), entry)
+
+    @staticmethod
+    def aliases(entry: GlossaryEntry) -> list[str]:
+        """Other keys for an entry: "Life, Life Total" → "life" and "life total"; "You/Your"."""
+        key = entry.key
+        parts = [p.strip() for p in re.split(r",|/", key) if p.strip()]
+        return [key, *parts] if len(parts) > 1 else [key]
+
+    def find(self, term: str) -> Match | None:
+        """The entry for ``term`` (exact, alias, plural, or quoted in a definition), or ``None``."""
+        key = normalise_term(term)
+        if not key:
+            return None
+        if key in self.by_key:
+            return Match(self.by_key[key], "exact", term)
+        if key in self.by_alias:
+            return Match(self.by_alias[key], "alias", term)
+        if _loose(key) in self.by_alias:
+            return Match(self.by_alias[_loose(key)], "plural", term)
+        # Some terms are defined inside another entry: 'This "legend rule" is a state-based effect.'
+        for entry in self.entries:
+            for quoted in _QUOTED_RE.findall(fold_text(entry.definition)):
+                if _loose(normalise_term(quoted)) == _loose(key):
+                    return Match(entry, "quoted", term)
+        return None
+
+    def suggest(self, term: str, count: int = 5) -> list[str]:
+        """The terms closest in spelling to ``term``."""
+        key = normalise_term(term)
+        keys = list(self.by_alias)
+        close = difflib.get_close_matches(key, keys, n=count * 2, cutoff=0.75)
+        if not close:
+            close = difflib.get_close_matches(_loose(key), keys, n=count * 2, cutoff=0.75)
+        terms: list[str] = []
+        for k in close:
+            t = self.by_alias[k].term
+            if t not in terms:
+                terms.append(t)
+        return terms[:count]
+
+    def get(self, term: str) -> Match:
+        """The entry for ``term``, falling back to a single close spelling; else raises.
+
+        A unique, very close misspelling ("deathtuch") is answered with ``how="fuzzy"``;
+        otherwise :class:`UnknownTermError` carries the suggestions.
+        """
+        match = self.find(term)
+        if match is not None:
+            return match
+        suggestions = self.suggest(term)
+        key = normalise_term(term)
+        if suggestions:
+            best = self.find(suggestions[0])
+            ratio = difflib.SequenceMatcher(None, key, normalise_term(suggestions[0])).ratio()
+            second = (
+                difflib.SequenceMatcher(None, key, normalise_term(suggestions[1])).ratio()
+                if len(suggestions) > 1
+                else 0.0
+            )
+            if best is not None and ratio >= 0.85 and ratio - second >= 0.05:
+                return Match(best.entry, "fuzzy", term)
+        raise UnknownTermError(term, suggestions)

@@ -1,0 +1,104 @@
+"""``judge update``: download the newest Comprehensive Rules from Wizards and store them."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from index.fetch import UpdateResult
+    from index.model import Document
+
+__all__ = ["update"]
+
+_RULES_PAGE = "https://magic.wizards.com/en/rules"
+
+
+class _DownloadBar:
+    """A one-line download progress bar on stderr (only used when stderr is a terminal)."""
+
+    def __init__(self) -> None:
+        self.started = False
+
+    def __call__(self, done: int, total: int | None) -> None:
+        self.started = True
+        if total:
+            filled = min(30, done * 30 // total)
+            bar = "#" * filled + "-" * (30 - filled)
+            line = f"Downloading [{bar}] {done // 1024} / {total // 1024} KiB"
+        else:
+            line = f"Downloading {done // 1024} KiB"
+        click.echo(f"\r{line}", nl=False, err=True)
+
+    def finish(self) -> None:
+        if self.started:
+            click.echo(err=True)
+            self.started = False
+
+
+def _describe(result: UpdateResult) -> str:
+    if result.status == "added":
+        return f"Added the {result.edition} edition of the Comprehensive Rules from {result.url}."
+    if result.status == "already-stored":
+        return f"The {result.edition} edition ({result.url}) is already stored; nothing to do."
+    if result.status == "newer-available":
+        return (
+            f"A newer edition is available: {result.edition} ({result.url}).\n"
+            "Run `judge update` to download it."
+        )
+    return f"Up to date: the newest edition offered, {result.edition}, is already stored."
+
+
+@click.command("update")
+@click.option(
+    "--url",
+    metavar="URL",
+    help=f"The rules page to read, or a direct .txt link or file path. [default: {_RULES_PAGE}]",
+)
+@click.option(
+    "--check", "check_only", is_flag=True, help="Only report whether a newer edition exists."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def update(url: str | None, check_only: bool, as_json: bool) -> None:
+    """Download the newest Comprehensive Rules from Wizards and store them as an edition.
+
+    The rules page is searched for the Comprehensive Rules .txt link; the file must parse as the
+    rules before anything is stored, and an edition already stored is not downloaded again.
+    """
+    from index.fetch import FetchError
+    from index.fetch import update as run_update
+    from index.store import EditionStore
+
+    from .common import emit_json, fail
+
+    interactive = sys.stderr.isatty() and not as_json
+    bar = _DownloadBar() if interactive else None
+
+    def build_extra(doc: Document, folder: Path) -> None:
+        if bar is not None:
+            bar.finish()
+            click.echo(f"Storing the {doc.edition} edition…", err=True)
+
+    try:
+        result = run_update(
+            EditionStore.from_env(),
+            url,
+            check_only=check_only,
+            progress=bar,
+            extra=build_extra if interactive else None,
+        )
+    except FetchError as error:
+        fail(str(error))
+    finally:
+        if bar is not None:
+            bar.finish()
+    for warning in result.warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        click.echo(_describe(result))
