@@ -156,7 +156,8 @@ class CandidateLink:
 _STEM_RE = re.compile(r"(?:magic|mtg)?comp(?:rehensive)?rules[a-z0-9]*")
 _SEPARATORS_RE = re.compile(r"[\s_\-.+]+")
 _TRAILING_DIGITS_RE = re.compile(r"(\d+)\s*$")
-_TXT_URL_IN_TEXT_RE = re.compile(r"""https?:(?://|\\/\\/)[^\s"'<>]+?\.txt\b""", re.IGNORECASE)
+# Links inside scripts may hold a literal space, as Wizards' file names do; never a line break.
+_TXT_URL_IN_TEXT_RE = re.compile(r"""https?:(?://|\\/\\/)[^\r\n"'<>]+?\.txt\b""", re.IGNORECASE)
 
 
 def _file_name(url: str) -> str:

@@ -295,6 +295,23 @@ class EditionStore:
             except (OSError, ValueError):
                 continue
 
+    @property
+    def notes_dir(self) -> Path:
+        return self.root / "notes"
+
+    def add_notes(self, name: str, text: str) -> None:
+        """Stores a Markdown notes file (replacing one of the same name), atomically."""
+        self.notes_dir.mkdir(parents=True, exist_ok=True)
+        _write_text_atomic(self.notes_dir / f"{name}.md", text)
+
+    def notes(self) -> list[tuple[str, str]]:
+        """The stored notes as ``(name, Markdown text)``, by name."""
+        if not self.notes_dir.is_dir():
+            return []
+        return [
+            (p.stem, p.read_text(encoding="utf-8")) for p in sorted(self.notes_dir.glob("*.md"))
+        ]
+
     def remove(self, edition: str) -> None:
         """Deletes a stored edition. Raises :class:`NoEditionError`."""
         if not self.has(edition):

@@ -1,0 +1,5 @@
+"""``python -m judge_cli``."""
+
+from .cli import cli
+
+cli(prog_name="judge")

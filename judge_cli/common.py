@@ -1,0 +1,121 @@
+"""What every command shares: loading an edition (or the sample), errors, JSON output.
+
+Kept light on purpose: ``judge rule`` imports this module, so nothing heavy is imported at the
+top (no whoosh, no markdown-it-py, no rich).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, NoReturn, TypeVar
+
+import click
+
+from index.model import Document
+
+__all__ = [
+    "GET_RULES",
+    "Loaded",
+    "edition_option",
+    "emit_json",
+    "fail",
+    "json_option",
+    "load_document",
+]
+
+GET_RULES = (
+    "To get the full rules, run `judge update`, or download the .txt from "
+    "https://magic.wizards.com/en/rules and run `judge index build FILE`."
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str) -> NoReturn:
+    """Stops the command with ``Error: message`` and exit status 1."""
+    raise click.ClickException(message)
+
+
+def emit_json(obj: Any) -> None:
+    """Prints ``obj`` as JSON (UTF-8, indented, keys in the order given)."""
+    click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
+
+
+def edition_option(func: F) -> F:
+    """The ``--edition`` option every command takes."""
+    return click.option(
+        "--edition",
+        "-e",
+        metavar="DATE",
+        default=None,
+        help="Edition to use, by effective date (YYYY-MM-DD) or 'latest'. Default: newest stored.",
+    )(func)
+
+
+def json_option(func: F) -> F:
+    """The ``--json`` flag every command that returns records takes."""
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(
+        func
+    )
+
+
+@dataclass
+class Loaded:
+    """An edition ready to answer: the document and its cross-references."""
+
+    document: Document
+    cites: dict[str, list[str]] = field(default_factory=dict)
+    cited_by: dict[str, list[str]] = field(default_factory=dict)
+    dangling: list[tuple[str, str]] = field(default_factory=list)
+    is_sample: bool = False
+    path: Any = None
+    """The build folder of a stored edition (its ``search/`` index lives there), else ``None``."""
+
+    @property
+    def label(self) -> str:
+        """How output names what answered: the edition date, or the sample."""
+        return self.document.edition or "sample"
+
+
+def load_document(edition: str | None) -> Loaded:
+    """The stored edition asked for (default: the newest), or the bundled sample if none is.
+
+    An edition that was asked for by name and is not stored is an error, never the sample.
+    """
+    from index.store import EditionStore, NoEditionError
+
+    store = EditionStore.from_env()
+    try:
+        stored = store.load(edition)
+    except NoEditionError as exc:
+        if edition is None or edition.strip().lower() in ("latest", "newest"):
+            if not exc.stored:
+                from .sample import load_sample
+
+                return Loaded(load_sample(), is_sample=True)
+        have = ", ".join(exc.stored) if exc.stored else "none"
+        fail(
+            f"edition {edition} is not stored (stored: {have}). "
+            "Run `judge editions` to list them, or store it with `judge index build FILE`."
+        )
+    except (OSError, ValueError, KeyError) as exc:
+        fail(
+            f"the stored edition in {store.root} could not be read ({exc}). "
+            "Rebuild it with `judge index build FILE`."
+        )
+    return Loaded(
+        stored.document, stored.cites, stored.cited_by, stored.dangling, path=stored.path
+    )
+
+
+def sample_notice() -> str:
+    """The line printed under answers that came from the bundled sample."""
+    return "Answered from the bundled sample: no edition is stored. " + GET_RULES
+
+
+def stdout_is_terminal() -> bool:
+    """Checks if output goes to a terminal (styled) rather than a pipe or file (plain)."""
+    return sys.stdout.isatty()
