@@ -69,11 +69,12 @@ def rule(refs: tuple[str, ...], edition: str | None, no_subrules: bool, as_json:
         if loaded.is_sample:
             fail(f"rule {ref} is not in the bundled sample, which has no numbered rules. {GET_RULES}")
         try:
-            rules = doc.resolve(ref)
+            # Subrules come nested under the rule they belong to, not as separate records.
+            rules = doc.resolve(ref) if ref.end is not None else [doc.get_rule(str(ref.start))]
         except UnknownRuleError as exc:
             near = f" Nearest: {', '.join(exc.nearest)}." if exc.nearest else ""
             fail(f"no rule {exc.number} in the {loaded.label} edition.{near}")
-        with_subrules = ref.with_subrules and not no_subrules and ref.end is None
+        with_subrules = ref.with_subrules and not no_subrules
         records.extend(rule_record(loaded, r, with_subrules=with_subrules) for r in rules)
     if as_json:
         emit_json({"edition": doc.edition, "rules": records})
