@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import http.client
 import re
 import socket
@@ -338,6 +339,7 @@ def _looks_like_html(head: bytes, content_type: str) -> bool:
 # --- HTTP -------------------------------------------------------------------------------------
 
 
+@functools.cache
 def _user_agent() -> str:
     from importlib import metadata
 
@@ -346,6 +348,12 @@ def _user_agent() -> str:
     except metadata.PackageNotFoundError:
         version = "0"
     return f"judge-cli/{version}"
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    # Verifies certificates and host names; made once, as loading the CA store takes ~50 ms.
+    return ssl.create_default_context()
 
 
 class _LimitedRedirects(urllib.request.HTTPRedirectHandler):
@@ -419,7 +427,7 @@ def _fetch(
     if partial and scheme != "file":
         request.add_header("Range", f"bytes=0-{max_bytes - 1}")
     opener = urllib.request.build_opener(
-        urllib.request.HTTPSHandler(context=ssl.create_default_context()), _LimitedRedirects()
+        urllib.request.HTTPSHandler(context=_tls_context()), _LimitedRedirects()
     )
     deadline = time.monotonic() + (total_timeout or DEFAULT_TOTAL_TIMEOUT)
 
@@ -477,9 +485,9 @@ def _fetch(
         raise
     except urllib.error.HTTPError as error:
         if 300 <= error.code < 400:
-            raise RedirectError(
-                url, f"{url} redirects too many times ({error.reason}); {_NEXT_STEP}."
-            ) from None
+            reason = str(error.reason).splitlines()[0]
+            what = "too many times" if "loop" in reason else f"in a way not followed ({reason})"
+            raise RedirectError(url, f"{url} redirects {what}; {_NEXT_STEP}.") from None
         raise HTTPStatusError(url, error.code, str(error.reason)) from None
     except urllib.error.URLError as error:
         if isinstance(error.reason, TimeoutError):

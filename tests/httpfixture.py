@@ -243,7 +243,9 @@ class Server:
 def serve() -> Iterator[Server]:
     """Runs a :class:`Server` in a thread for the duration of the ``with`` block."""
     server = Server()
-    thread = threading.Thread(target=server.httpd.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     try:
         yield server

@@ -220,7 +220,7 @@ def test_download_redirect_loop_is_bounded(server: Server) -> None:
 
 def test_download_refuses_redirect_to_another_scheme(server: Server) -> None:
     server.routes["/r.txt"] = Route(status=301, headers={"Location": "file:///etc/passwd"})
-    with pytest.raises(RedirectError, match="not followed"):
+    with pytest.raises(RedirectError, match="in a way not followed"):
         download(server.url("/r.txt"), **FAST)
 
 
@@ -415,7 +415,7 @@ FAILURES: list[tuple[str, Route, type[FetchError], str]] = [
     ),
     (
         "truncated-connection",
-        Route(cr("2025-02-07"), send_bytes=30_000, honour_range=False),
+        Route(cr("2025-02-07"), send_bytes=1000, honour_range=False),
         TruncatedDownloadError,
         "stopped after",
     ),
@@ -431,7 +431,7 @@ FAILURES: list[tuple[str, Route, type[FetchError], str]] = [
     ("pdf", Route(b"%PDF-1.7\n" + b"\0" * 100), NotRulesFileError, "this is a PDF"),
     (
         "not-rules-text",
-        Route(b"Magic Tournament Rules\r\nEffective as of May 1, 2025\r\n" * 20),
+        Route(b"Magic Tournament Rules\r\nThese rules are effective as of May 1, 2025.\r\n" * 20),
         NotRulesFileError,
         "no numbered rules found",
     ),
