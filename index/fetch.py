@@ -485,8 +485,8 @@ def _fetch(
         raise
     except urllib.error.HTTPError as error:
         if 300 <= error.code < 400:
-            reason = str(error.reason).splitlines()[0]
-            what = "too many times" if "loop" in reason else f"in a way not followed ({reason})"
+            first = str(error.reason).splitlines()[0]
+            what = "too many times" if "loop" in first else f"in a way not followed ({first})"
             raise RedirectError(url, f"{url} redirects {what}; {_NEXT_STEP}.") from None
         raise HTTPStatusError(url, error.code, str(error.reason)) from None
     except urllib.error.URLError as error:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
     from index.fetch import UpdateResult
@@ -38,6 +39,18 @@ class _DownloadBar:
         if self.started:
             click.echo(err=True)
             self.started = False
+
+
+def _search_builder() -> Callable[[Document, Path], None] | None:
+    """The search-index builder run on a new edition, when :mod:`index.search` is present."""
+    import importlib
+
+    try:
+        search = importlib.import_module("index.search")
+    except ImportError:  # TODO(search): import it directly once index.search lands
+        return None
+    builder: Callable[[Document, Path], None] = search.build_search_index
+    return builder
 
 
 def _describe(result: UpdateResult) -> str:
@@ -75,24 +88,25 @@ def update(url: str | None, check_only: bool, as_json: bool) -> None:
 
     from .common import emit_json, fail
 
+    store = EditionStore.from_env()
     interactive = sys.stderr.isatty() and not as_json
     bar = _DownloadBar() if interactive else None
+    builder = _search_builder()
 
-    def build_extra(doc: Document, folder: Path) -> None:
+    def build(doc: Document, folder: Path) -> None:
+        # Runs inside the new edition's folder before it goes live (see EditionStore.add_bytes).
         if bar is not None:
             bar.finish()
-            click.echo(f"Storing the {doc.edition} edition…", err=True)
+            click.echo(f"Building the search index for {doc.edition}…", err=True)
+        if builder is not None:
+            builder(doc, folder)
 
     try:
-        result = run_update(
-            EditionStore.from_env(),
-            url,
-            check_only=check_only,
-            progress=bar,
-            extra=build_extra if interactive else None,
-        )
+        result = run_update(store, url, check_only=check_only, progress=bar, extra=build)
     except FetchError as error:
         fail(str(error))
+    except OSError as error:
+        fail(f"could not write to {store.root} ({error}). Nothing stored was changed.")
     finally:
         if bar is not None:
             bar.finish()
