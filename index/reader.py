@@ -218,13 +218,18 @@ def read_cr_text(text: str, source: str = "") -> Document:
                 break
 
     doc = Document(edition=edition)
+    # Modern files put the introduction before the contents; 1999 puts it after (and lists
+    # "Introduction" in the contents), so take the last "Introduction" line before the body.
     contents_at = _find(lines, "Contents", 0, start)
-    intro_at = _find(lines, "Introduction", 0, contents_at if contents_at is not None else start)
-    intro_end = contents_at if contents_at is not None and (intro_at or 0) < contents_at else start
+    intro_at = next((i for i in range(start - 1, -1, -1) if lines[i].strip() == "Introduction"), None)
     if intro_at is not None:
-        doc.introduction = _paragraphs(lines[intro_at + 1 : intro_end])
+        after = contents_at if contents_at is not None and contents_at > intro_at else start
+        doc.introduction = _paragraphs(lines[intro_at + 1 : after])
     if contents_at is not None:
-        doc.contents = "\n".join(ln.strip() for ln in lines[contents_at + 1 : start] if ln.strip())
+        after = intro_at if intro_at is not None and intro_at > contents_at else start
+        doc.contents = "\n".join(
+            ln.strip() for ln in lines[contents_at + 1 : after] if ln.strip() and not _FRAME_RE.match(ln)
+        )
     doc.credits = _paragraphs(lines[credits_at + 1 :])
 
     parser = _RulesParser(lines, start, glossary_at, doc)
