@@ -19,6 +19,11 @@ __all__ = ["update"]
 _RULES_PAGE = "https://magic.wizards.com/en/rules"
 
 
+def _is_terminal() -> bool:
+    """Checks if stderr is a terminal (progress is shown only then, never in pipes or tests)."""
+    return sys.stderr.isatty()
+
+
 class _DownloadBar:
     """A one-line download progress bar on stderr (only used when stderr is a terminal)."""
 
@@ -89,7 +94,7 @@ def update(url: str | None, check_only: bool, as_json: bool) -> None:
     from .common import emit_json, fail
 
     store = EditionStore.from_env()
-    interactive = sys.stderr.isatty() and not as_json
+    interactive = _is_terminal() and not as_json
     bar = _DownloadBar() if interactive else None
     builder = _search_builder()
 

@@ -9,6 +9,7 @@ headers.
 from __future__ import annotations
 
 import datetime as dt
+import ssl
 import threading
 import urllib.parse
 from collections.abc import Iterator
@@ -161,14 +162,18 @@ class Recorded:
 class Server:
     """A loopback HTTP server answering from ``routes``; see :func:`serve`."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.routes: dict[str, Route] = {}
         self.requests: list[Recorded] = []
         self.stop = threading.Event()
         self._lock = threading.Lock()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self.httpd.daemon_threads = True
-        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        scheme = "http"
+        if tls is not None:
+            self.httpd.socket = tls.wrap_socket(self.httpd.socket, server_side=True)
+            scheme = "https"
+        self.base = f"{scheme}://127.0.0.1:{self.httpd.server_address[1]}"
 
     def url(self, path: str) -> str:
         """The absolute URL for ``path`` (which may hold literal spaces, as Wizards' links do)."""
@@ -240,9 +245,9 @@ class Server:
 
 
 @contextmanager
-def serve() -> Iterator[Server]:
-    """Runs a :class:`Server` in a thread for the duration of the ``with`` block."""
-    server = Server()
+def serve(tls: ssl.SSLContext | None = None) -> Iterator[Server]:
+    """Runs a :class:`Server` (HTTPS with ``tls``) in a thread for the ``with`` block."""
+    server = Server(tls)
     thread = threading.Thread(
         target=server.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
     )

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from httpfixture import Route, Server, make_cr_text, serve
 
 from index.fetch import (
     CandidateLink,
@@ -31,6 +30,8 @@ from index.fetch import (
     update,
 )
 from index.store import EditionStore
+
+from .httpfixture import Route, Server, make_cr_text, serve
 
 FAST = {"timeout": 2.0, "total_timeout": 5.0}
 """Time-outs for tests that should succeed: generous for a loopback, still bounded."""
@@ -588,3 +589,157 @@ def test_command_errors_without_traceback(server: Server, stocked: EditionStore)
     assert code == 1
     assert "is not a Comprehensive Rules text file" in err
     assert tree(stocked.root) == before
+
+
+def test_command_shows_progress_on_a_terminal(
+    server: Server, store: EditionStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from judge_cli import update_command
+
+    server.routes["/d/MagicCompRules 20250207.txt"] = Route(cr("2025-02-07"))
+    monkeypatch.setattr(update_command, "_is_terminal", lambda: True)
+    code, out, err = _invoke("--url", server.url("/d/MagicCompRules 20250207.txt"))
+    assert code == 0
+    assert out.startswith("Added the 2025-02-07 edition")
+    size = len(cr("2025-02-07")) // 1024
+    assert f"\rDownloading [{'#' * 30}] {size} / {size} KiB\n" in err
+    assert "Building the search index for 2025-02-07…" in err
+
+
+def test_command_is_registered() -> None:
+    from judge_cli.cli import cli
+
+    if "update" not in cli.commands:  # cli.py registers update, search and check together
+        pytest.skip("judge_cli.cli did not register its module commands (one failed to import)")
+    result = CliRunner().invoke(cli, ["update", "--help"])
+    assert result.exit_code == 0
+    assert "judge update [OPTIONS]" in result.output.replace("cli update", "judge update")
+
+
+# --- real CR files from the corpus, and TLS ------------------------------------------------------
+
+
+def test_update_with_real_corpus_files(server: Server, store: EditionStore) -> None:
+    from .conftest import corpus_file
+
+    real_2025 = corpus_file("20250207").read_bytes()
+    real_2018 = corpus_file("20180713").read_bytes()  # Windows-1252
+    real_2013 = corpus_file("20130713").read_bytes()  # named 20130711 by Wizards
+    # The 2022-11-18 file was published as UTF-16 big-endian; re-encode a real one that way.
+    utf16 = corpus_file("20220429").read_bytes().decode("utf-8-sig").encode("utf-16-be")
+    server.routes["/en/rules"] = Route(
+        page(
+            "https://cdn/MagicCompRules%2020180713.txt".replace("https://cdn", server.base),
+            "/dl/MagicCompRules 20250207.txt",
+            "/dl/MagicCompRules_20130711.txt",
+            "/dl/MagicCompRules 20221118.txt",
+        ),
+        content_type="text/html; charset=utf-8",
+    )
+    server.routes["/MagicCompRules 20180713.txt"] = Route(real_2018)
+    server.routes["/dl/MagicCompRules 20250207.txt"] = Route(real_2025)
+    server.routes["/dl/MagicCompRules_20130711.txt"] = Route(real_2013)
+    server.routes["/dl/MagicCompRules 20221118.txt"] = Route(utf16)
+    seen: list[int] = []
+    result = update(store, server.url("/en/rules"), progress=lambda d, t: seen.append(d), **FAST)
+    assert (result.status, result.edition) == ("added", "2025-02-07")
+    assert seen[-1] == len(real_2025)
+    assert server.full_downloads("/dl/MagicCompRules 20250207.txt") == 1
+    for name, edition in [
+        ("/dl/MagicCompRules_20130711.txt", "2013-07-13"),
+        ("/dl/MagicCompRules 20221118.txt", "2022-04-29"),
+        ("/MagicCompRules 20180713.txt", "2018-07-13"),
+    ]:
+        assert server.full_downloads(name) == 0
+        result = update(store, server.url(name), **FAST)
+        assert (result.status, result.edition) == ("added", edition)
+    assert [info.edition for info in store.editions()] == [
+        "2013-07-13",
+        "2018-07-13",
+        "2022-04-29",
+        "2025-02-07",
+    ]
+    assert store.load("2025-02-07").info.rules > 2000
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 (made with the openssl tool, else skipped)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("openssl") is None:
+        pytest.skip("the openssl tool is not installed")
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True, timeout=30,
+    )  # fmt: skip
+    return cert, key
+
+
+@pytest.fixture
+def tls_server(certificate: tuple[Path, Path]) -> Iterator[Server]:
+    import ssl
+
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(*certificate)
+    with serve(context) as running:
+        yield running
+
+
+def test_tls_is_verified(tls_server: Server, stocked: EditionStore) -> None:
+    tls_server.routes["/en/rules"] = Route(
+        page("/d/MagicCompRules 20250207.txt"), content_type="text/html"
+    )
+    before = tree(stocked.root)
+    with pytest.raises(UnreachableError, match="TLS certificate not verified"):
+        update(stocked, tls_server.url("/en/rules"), **FAST)
+    assert tree(stocked.root) == before
+    assert tls_server.requests == []
+
+
+def test_tls_works_with_a_trusted_certificate(
+    tls_server: Server,
+    store: EditionStore,
+    certificate: tuple[Path, Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import ssl
+
+    from index import fetch
+
+    trusting = ssl.create_default_context(cafile=str(certificate[0]))
+    monkeypatch.setattr(fetch, "_tls_context", lambda: trusting)
+    tls_server.routes["/en/rules"] = Route(
+        page("/d/MagicCompRules 20250207.txt"), content_type="text/html"
+    )
+    tls_server.routes["/d/MagicCompRules 20250207.txt"] = Route(cr("2025-02-07"))
+    result = update(store, tls_server.url("/en/rules"), **FAST)
+    assert (result.status, result.edition) == ("added", "2025-02-07")
+
+
+def test_https_never_redirects_to_http(
+    tls_server: Server,
+    server: Server,
+    store: EditionStore,
+    certificate: tuple[Path, Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import ssl
+
+    from index import fetch
+
+    trusting = ssl.create_default_context(cafile=str(certificate[0]))
+    monkeypatch.setattr(fetch, "_tls_context", lambda: trusting)
+    server.routes["/MagicCompRules_20250207.txt"] = Route(cr("2025-02-07"))
+    tls_server.routes["/MagicCompRules_20250207.txt"] = Route(
+        status=302, headers={"Location": server.url("/MagicCompRules_20250207.txt")}
+    )
+    with pytest.raises(RedirectError, match="not followed"):
+        update(store, tls_server.url("/MagicCompRules_20250207.txt"), **FAST)
+    assert server.requests == []
+    assert store.editions() == []
