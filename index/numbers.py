@@ -160,9 +160,10 @@ def _range_end(start: RuleNumber, end_text: str) -> RuleNumber:
             raise InvalidRuleReferenceError(
                 f"a range ending in letters needs a lettered start, not {start}"
             )
-        return RuleNumber(start.section, start.rule, start.sub, end_text)
-    end = parse_rule_number(end_text)
-    if end.depth != start.depth and not (start.depth == 0 and end.depth == 0):
+        end = RuleNumber(start.section, start.rule, start.sub, end_text)
+    else:
+        end = parse_rule_number(end_text)
+    if end.depth != start.depth:
         raise InvalidRuleReferenceError(f"the ends of a range differ in kind: {start} and {end}")
     if end < start:
         raise InvalidRuleReferenceError(f"a range must run forwards: {start} comes after {end}")

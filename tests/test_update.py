@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from index.fetch import (
+    BadURLError,
     CandidateLink,
     DownloadTimeoutError,
     FetchError,
@@ -344,6 +345,20 @@ def test_update_with_a_direct_link_and_a_local_path(
     result = update(store, str(local), **FAST)
     assert (result.status, result.edition) == ("added", "2025-11-14")
     assert result.url == local.resolve().as_uri()
+
+
+def test_update_from_a_saved_page_and_a_bad_address(
+    server: Server, store: EditionStore, tmp_path: Path
+) -> None:
+    server.routes["/d/MagicCompRules 20250207.txt"] = Route(cr("2025-02-07"))
+    saved = tmp_path / "rules.html"
+    saved.write_bytes(page(server.url("/d/MagicCompRules 20250207.txt")))
+    result = update(store, str(saved), **FAST)
+    assert (result.status, result.edition) == ("added", "2025-02-07")
+    with pytest.raises(BadURLError, match="neither an http"):
+        update(store, str(tmp_path / "missing.txt"), **FAST)
+    with pytest.raises(BadURLError, match="neither an http"):
+        update(store, "ftp://example.com/MagicCompRules.txt", **FAST)
 
 
 def test_update_from_an_address_serving_the_file_itself(

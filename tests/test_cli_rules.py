@@ -1,0 +1,308 @@
+"""``judge rule``, ``judge define``, ``judge editions``, ``judge index``: exact output, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from judge_cli.cli import cli
+
+from .conftest import corpus_file, tree_digest
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+@pytest.fixture
+def built(judge_home: Path, cr_excerpt: Path) -> Path:
+    code, out = run("index", "build", str(cr_excerpt))
+    assert code == 0, out
+    return judge_home
+
+
+def test_index_build_and_editions(built: Path) -> None:
+    code, out = run("editions")
+    assert code == 0
+    assert out == (
+        "2030-03-01     37 rules     5 glossary entries  mini-cr.txt  (newest)\n"
+    )
+    code, out = run("editions", "--json")
+    assert json.loads(out)[0]["edition"] == "2030-03-01"
+    assert {"edition", "rules", "glossary", "source"} <= set(json.loads(out)[0])
+
+
+def test_rule_plain_exact(built: Path) -> None:
+    code, out = run("rule", "704.5j")
+    assert code == 0
+    assert out == (
+        "704.5j If two or more legendary permanents with the same name are controlled by the "
+        "same player, that player chooses one of them, and the rest are put into their owners’ "
+        "graveyards. This is called the “legend rule.”\n"
+        "\n"
+        "Cited by: Legend Rule (glossary)\n"
+        "\n"
+        "Comprehensive Rules effective 2030-03-01.\n"
+    )
+
+
+def test_rule_json_exact(built: Path) -> None:
+    code, out = run("rule", "704.5j", "--json")
+    assert code == 0
+    assert json.loads(out) == {
+        "edition": "2030-03-01",
+        "rules": [
+            {
+                "number": "704.5j",
+                "text": "If two or more legendary permanents with the same name are controlled "
+                "by the same player, that player chooses one of them, and the rest are put into "
+                "their owners’ graveyards. This is called the “legend rule.”",
+                "examples": [],
+                "parent": "704.5",
+                "title": None,
+                "subrules": [],
+                "cites": [],
+                "cited_by": ["glossary:Legend Rule"],
+            }
+        ],
+    }
+
+
+def test_rule_with_examples_and_cites(built: Path) -> None:
+    code, out = run("rule", "704.2")
+    assert out == (
+        "704.2 State-based actions are checked throughout the game (see rules 704.5a–d) and are "
+        "not controlled by any player.\n"
+        "\n"
+        "    Example: A creature with toughness 0 is put into its owner’s graveyard (see rule "
+        "704.5f).\n"
+        "\n"
+        "    Example: A player with 0 life loses the game.\n"
+        "\n"
+        "Cites: 704.5a, 704.5b, 704.5c, 704.5d, 704.5f\n"
+        "\n"
+        "Comprehensive Rules effective 2030-03-01.\n"
+    )
+
+
+def test_subrules_have_no_gaps_and_run_past_z(built: Path) -> None:
+    code, out = run("rule", "704.5", "--json")
+    subrules = [r["number"] for r in json.loads(out)["rules"][0]["subrules"]]
+    letters = [n.removeprefix("704.5") for n in subrules]
+    assert letters == [*"abcdefghijkmnpqrstuvwxyz", "aa"]
+    code, out = run("rule", "704.5", "--no-subrules", "--json")
+    assert json.loads(out)["rules"][0]["subrules"] == []
+    code, out = run("rule", "704.5.", "--json")
+    assert json.loads(out)["rules"][0]["subrules"] == []
+
+
+def test_ranges_and_several_refs(built: Path) -> None:
+    code, out = run("rule", "704.5a-d", "rule", "704.5J", "--json")
+    assert [r["number"] for r in json.loads(out)["rules"]] == [
+        "704.5a",
+        "704.5b",
+        "704.5c",
+        "704.5d",
+        "704.5j",
+    ]
+
+
+def test_section_and_whole_rule(built: Path) -> None:
+    code, out = run("rule", "7", "--json")
+    section = json.loads(out)["rules"][0]
+    assert section["title"] == "Additional Rules"
+    assert [r["number"] for r in section["subrules"]] == ["704"]
+
+
+def test_unknown_rule_names_the_nearest(built: Path) -> None:
+    code, out = run("rule", "704.5zz")
+    assert code == 1
+    assert out == "Error: no rule 704.5zz in the 2030-03-01 edition. Nearest: 704.5y, 704.5z, 704.5aa.\n"
+    code, out = run("rule", "704.5o")
+    assert out == (
+        "Error: no rule 704.5o in the 2030-03-01 edition. Nearest: 704.5m, 704.5n, 704.5p.\n"
+    )
+
+
+def test_bad_reference_is_a_usage_error(built: Path) -> None:
+    code, out = run("rule", "seven-oh-four")
+    assert code == 2
+    assert "Error: invalid rule reference: 'seven-oh-four'." in out
+
+
+def test_unknown_edition(built: Path) -> None:
+    code, out = run("rule", "704.5j", "--edition", "2001-01-01")
+    assert code == 1
+    assert out == (
+        "Error: edition 2001-01-01 is not stored (stored: 2030-03-01). Run `judge editions` to "
+        "list them, or store it with `judge index build FILE`.\n"
+    )
+
+
+def test_define_exact_plural_fuzzy(built: Path) -> None:
+    code, out = run("define", "legend rule")
+    assert code == 0
+    assert out.startswith("Legend Rule\n\nA state-based action that causes a player")
+    assert "    704.5j If two or more legendary permanents" in out
+    code, out = run("define", "lethal", "damages", "--json")
+    record = json.loads(out)
+    assert (record["term"], record["match"], record["see"]) == (
+        "Lethal Damage",
+        "plural",
+        ["120.6", "704.5g"],
+    )
+    assert "Not in this edition: 120.6" in run("define", "lethal damage")[1]
+    code, out = run("define", "deathtuch")
+    assert code == 0
+    assert out.startswith("No entry for “deathtuch”; did you mean Deathtouch?\n\nDeathtouch\n")
+    code, out = run("define", "banding")
+    assert out.startswith("Banding (Obsolete)\n")
+
+
+def test_define_json_keys(built: Path) -> None:
+    code, out = run("define", "LEGEND RULE", "--json")
+    record = json.loads(out)
+    assert {"edition", "term", "definition", "see"} <= set(record)
+    assert record["edition"] == "2030-03-01"
+    assert record["see"] == ["704.5j"]
+
+
+def test_define_unknown(built: Path) -> None:
+    code, out = run("define", "xyzzy")
+    assert code == 1
+    assert out == (
+        "Error: no glossary entry for “xyzzy” in the 2030-03-01 edition. "
+        'Try `judge search "xyzzy"`.\n'
+    )
+
+
+# --- the bundled sample, with nothing stored -------------------------------------------------
+
+
+def test_sample_defines(judge_home: Path) -> None:
+    code, out = run("define", "legend rule")
+    assert code == 0
+    assert out.startswith("“legend rule” is defined in the entry Legendary.\n\nLegendary\n")
+    assert out.rstrip().endswith("run `judge index build FILE`.")
+    code, out = run("define", "lethal damages", "--json")
+    assert json.loads(out)["term"] == "Lethal Damage"
+    assert json.loads(out)["edition"] is None
+    code, out = run("define", "deathtuch")
+    assert code == 1
+    assert out.startswith("Error: no glossary entry for “deathtuch” in the bundled sample.")
+
+
+def test_sample_has_no_numbered_rules(judge_home: Path) -> None:
+    code, out = run("rule", "704.5j")
+    assert code == 1
+    assert out.startswith(
+        "Error: rule 704.5j is not in the bundled sample, which has no numbered rules."
+    )
+
+
+# --- bad input never changes what is stored --------------------------------------------------
+
+BAD_FILES = {
+    "empty.txt": (b"", "the file is empty"),
+    "binary.bin": (bytes(range(256)) * 8, "binary file"),
+    "rules.pdf": (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n", "this is a PDF"),
+    "error.html": (
+        b"<!DOCTYPE html><html><head><title>404</title></head><body>Not found</body></html>",
+        "this is an HTML page",
+    ),
+    "nodate.txt": (
+        b"Magic: The Gathering Comprehensive Rules\r\n\r\n100.1. A rule.\r\n",
+        "no effective date found",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_bad_input_leaves_store_untouched(built: Path, tmp_path: Path, name: str) -> None:
+    data, reason = BAD_FILES[name]
+    bad = tmp_path / name
+    bad.write_bytes(data)
+    before = tree_digest(built)
+    code, out = run("index", "build", str(bad))
+    assert code == 1
+    assert out.startswith(f"Error: {bad}: ")
+    assert reason in out
+    assert "Nothing was stored." in out
+    assert tree_digest(built) == before
+
+
+def test_truncated_cr_is_refused(built: Path, tmp_path: Path, cr_excerpt: Path) -> None:
+    data = cr_excerpt.read_bytes()
+    bad = tmp_path / "truncated.txt"
+    bad.write_bytes(data[: data.index(b"704.5k")])
+    before = tree_digest(built)
+    code, out = run("index", "build", str(bad))
+    assert code == 1
+    assert "looks truncated" in out
+    assert tree_digest(built) == before
+
+
+def test_missing_file(judge_home: Path) -> None:
+    code, out = run("index", "build", "no-such-file.txt")
+    assert code == 1
+    assert out.startswith("Error: no-such-file.txt: cannot read it")
+
+
+def test_remove(built: Path) -> None:
+    assert run("index", "remove", "2030-03-01") == (0, "Removed edition 2030-03-01.\n")
+    code, out = run("index", "remove", "2030-03-01")
+    assert code == 1
+    assert out.startswith("Error: edition 2030-03-01 is not stored")
+
+
+def test_rebuild_replaces_atomically(built: Path, cr_excerpt: Path) -> None:
+    code, out = run("index", "build", str(cr_excerpt))
+    assert code == 0
+    assert run("rule", "704.5j")[0] == 0
+
+
+def test_rule_never_imports_whoosh(built: Path) -> None:
+    code = (
+        "import sys\n"
+        "from judge_cli.cli import cli\n"
+        "try:\n"
+        "    cli(['rule', '704.5j'], prog_name='judge')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = [m for m in ('whoosh', 'markdown_it', 'rich') if m in sys.modules]\n"
+        "print('HEAVY', heavy)\n"
+    )
+    env = dict(os.environ, JUDGE_HOME=str(built))
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    ).stdout
+    assert "704.5j If two or more" in out
+    assert out.strip().endswith("HEAVY []")
+
+
+def test_modern_edition_end_to_end(judge_home: Path) -> None:
+    path = corpus_file("20250207")
+    assert run("index", "build", str(path))[0] == 0
+    code, out = run("rule", "704.5j", "--json")
+    assert "glossary:Legend Rule" in json.loads(out)["rules"][0]["cited_by"]
+    code, out = run("rule", "601.2a-h", "--json")
+    assert [r["number"] for r in json.loads(out)["rules"]] == [f"601.2{c}" for c in "abcdefgh"]
+    code, out = run("rule", "704.5", "--json")
+    letters = [r["number"][5:] for r in json.loads(out)["rules"][0]["subrules"]]
+    assert letters == [c for c in "abcdefghijkmnpqrstuvwxyz"][: len(letters)]
+    assert letters[-1] == "z"
+    code, out = run("define", "legend rule", "--json")
+    assert json.loads(out)["see"] == ["704.5j"]
+    assert json.loads(out)["edition"] == "2025-02-07"
+    code, out = run("define", "lethal damages")
+    assert out.startswith("Lethal Damage\n")
+    code, out = run("define", "deathtuch")
+    assert out.startswith("No entry for “deathtuch”; did you mean Deathtouch?")
