@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "DEFAULT_URL",
     "MAX_BYTES",
+    "BadURLError",
     "CandidateLink",
     "DownloadTimeoutError",
     "FetchError",
@@ -43,6 +44,7 @@ __all__ = [
     "NoRulesLinkError",
     "NotRulesFileError",
     "RedirectError",
+    "StoreLike",
     "TooLargeError",
     "TruncatedDownloadError",
     "UnreachableError",
@@ -50,6 +52,7 @@ __all__ = [
     "download",
     "find_rules_links",
     "parse_name_date",
+    "quote_url",
     "sniff_edition",
     "update",
 ]
@@ -422,7 +425,11 @@ def _fetch(
     url = _local_path_url(url) or quote_url(url)
     scheme = urllib.parse.urlsplit(url).scheme.lower()
     if scheme not in ("http", "https", "file"):
-        raise BadURLError(url, f"cannot fetch {url!r}: give an http(s):// address or a file path.")
+        raise BadURLError(
+            url,
+            f"cannot fetch {url!r}: it is neither an http(s):// address nor an existing file;"
+            f" check it, or leave out --url to use {DEFAULT_URL}.",
+        )
     request = urllib.request.Request(url, headers={"User-Agent": _user_agent()})
     if partial and scheme != "file":
         request.add_header("Range", f"bytes=0-{max_bytes - 1}")
@@ -589,12 +596,11 @@ def _candidates_from(
     url: str, *, timeout: float, max_bytes: int, total_timeout: float | None
 ) -> tuple[list[CandidateLink], _Answer | None]:
     """The rules links ``url`` leads to, or the file itself when ``url`` is a rules file."""
-    local = _local_path_url(url)
-    if local is not None or _file_name(url).lower().endswith(".txt"):
-        name = _file_name(local or url)
-        address = local or quote_url(url)
+    address = _local_path_url(url) or quote_url(url)
+    name = _file_name(address)
+    if name.lower().endswith(".txt"):
         return [CandidateLink(url=address, name=name, name_date=_name_date(name))], None
-    page = _fetch(url, timeout=timeout, max_bytes=max_bytes, total_timeout=total_timeout)
+    page = _fetch(address, timeout=timeout, max_bytes=max_bytes, total_timeout=total_timeout)
     if not _looks_like_html(page.body, page.content_type):
         # An address without .txt that serves the rules file itself.
         name = _file_name(page.url)
