@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, Union
+from typing import Any
 
 __all__ = [
     "ZONES",
@@ -38,7 +38,7 @@ VARIANTS = (
 )
 """The kinds of game a scenario may describe."""
 
-ChoiceValue = Union[str, bool, int, list[str], dict[str, str]]
+ChoiceValue = str | bool | int | list[str] | dict[str, str]
 """What a player chose for one state-based action: an object id, a player, a list, a mapping."""
 
 
@@ -61,7 +61,7 @@ def format_pt(power: int, toughness: int, signed: bool = False) -> str:
 
 
 class Status(enum.IntFlag):
-    """Things that make no sense on a board; loaded anyway, reported by :meth:`BoardState.status`."""
+    """Odd things on a board: loaded anyway, reported by :meth:`BoardState.status`."""
 
     VALID = 0
     NO_PLAYERS = enum.auto()
@@ -419,7 +419,9 @@ class BoardState:
         lines.append("Objects:" if self.objects else "Objects: none")
         if self.objects:
             for n, row in enumerate(rows):
-                lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+                lines.append(
+                    "  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+                )
                 if n == 0:
                     lines.append("  " + "  ".join("-" * w for w in widths))
         return "\n".join(lines)
@@ -541,8 +543,7 @@ def _compact_repr(obj: Any) -> str:
         if f.default is not MISSING:
             if value == f.default:
                 continue
-        elif f.default_factory is not MISSING:
-            if value == f.default_factory():
-                continue
+        elif f.default_factory is not MISSING and value == f.default_factory():
+            continue
         parts.append(f"{f.name}={value!r}")
     return f"{type(obj).__name__}({', '.join(parts)})"

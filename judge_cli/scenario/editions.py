@@ -41,7 +41,7 @@ class Kind(enum.Enum):
     TOKEN_ZONE = "token_zone"
     """704.5d (420.5f): a token in a zone other than the battlefield ceases to exist."""
     COPY_ZONE = "copy_zone"
-    """704.5e (420.5j): a copy outside the stack (and, for a card copy, the battlefield) ceases to exist."""
+    """704.5e (420.5j): a copy outside the stack (a card copy: or battlefield) ceases to exist."""
     ZERO_TOUGHNESS = "zero_toughness"
     """704.5f (420.5b): a creature with toughness 0 or less is put into its owner's graveyard."""
     LETHAL_DAMAGE = "lethal_damage"
@@ -57,9 +57,9 @@ class Kind(enum.Enum):
     WORLD_RULE = "world_rule"
     """704.5k (704.5m 2009–2017, 420.5i before): the world rule."""
     ILLEGAL_AURA = "illegal_aura"
-    """704.5m (704.5n 2009–2017, 420.5d before): an illegal or unattached Aura goes to the graveyard."""
+    """704.5m (704.5n 2009–2017, 420.5d before): an illegal or unattached Aura is put away."""
     ILLEGAL_EQUIPMENT = "illegal_equipment"
-    """704.5n (704.5p 2009–2017, 420.5k before): illegal Equipment or Fortification becomes unattached."""
+    """704.5n (704.5p 2009–2017, 420.5k before): illegal Equipment/Fortification unattaches."""
     ILLEGAL_ATTACHMENT = "illegal_attachment"
     """704.5p (704.5q 2009–2017, 420.5m before): other attached permanents become unattached."""
     COUNTER_ANNIHILATION = "counter_annihilation"
@@ -113,7 +113,8 @@ NEWEST = "9999-12-31"
 # Signatures: lower-case words (straight apostrophes) every edition's text of the rule contains.
 SIGNATURES: dict[Kind, re.Pattern[str]] = {
     Kind.PLAYER_LIFE: re.compile(
-        r"^(if a player has 0 or less life|a player with 0 (or less )?life|a player with 0 life or less)"
+        r"^(if a player has 0 or less life|a player with 0 (or less )?life"
+        r"|a player with 0 life or less)"
     ),
     Kind.EMPTY_LIBRARY: re.compile(
         r"draw a card from (an empty library|a library with no cards)|required to draw more cards"

@@ -1,4 +1,4 @@
-"""Reading scenario files: YAML, JSON, or a Markdown question whose first ```yaml block is the board.
+"""Scenario files: YAML, JSON, or a Markdown question whose first ```yaml block is the board.
 
 Every complaint names the file, the line and the key, and suggests the closest valid key or
 name. Only structural problems a replay cannot work around are errors (bad syntax, wrong types,
@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import difflib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -210,7 +211,13 @@ def _extract_markdown_board(text: str, filename: str) -> tuple[str, int, str, st
             start, end = token.map
             source_lines = text.splitlines()
             prose = source_lines[:start] + source_lines[end:]
-            question = "\n".join(prose).strip()
+            if title is not None:
+                # The first heading is the title; the question is the rest of the prose.
+                for n, line in enumerate(prose):
+                    if line.lstrip().startswith("#") and title in line:
+                        del prose[n]
+                        break
+            question = re.sub(r"\n{3,}", "\n\n", "\n".join(prose)).strip()
             return token.content, start + 1, question, title
     raise ScenarioSyntaxError(
         filename, None, None, "no ```yaml block found; put the board in a fenced ```yaml block"

@@ -1015,9 +1015,7 @@ def apply_actions(board: BoardState, actions: Iterable[StateBasedAction]) -> lis
                 players[a.player].speed = int(a.value or 1)
         elif a.action in ("destroyed", "put_into_graveyard", "sacrificed"):
             leaving[o.id] = "graveyard"
-        elif a.action == "ceases_to_exist":
-            gone.add(o.id)
-        elif a.action == "removed_from_game":
+        elif a.action == "ceases_to_exist" or a.action == "removed_from_game":
             gone.add(o.id)
         elif a.action == "put_into_command_zone":
             leaving[o.id] = "command"
@@ -1077,7 +1075,8 @@ def _end_of_check(board: BoardState, moved: set[str]) -> None:
             p.drew_from_empty_library = False
     for o in board.objects:
         o.deathtouch_damage = False
-        if o.id not in moved:
+        # Only commanders care (704.6d); other objects keep the default so files stay short.
+        if o.commander and o.id not in moved:
             o.moved_since_check = False
 
 
