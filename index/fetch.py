@@ -604,7 +604,7 @@ def _candidates_from(
     if not _looks_like_html(page.body, page.content_type):
         # An address without .txt that serves the rules file itself.
         name = _file_name(page.url)
-        return [CandidateLink(url=quote_url(url), name=name, name_date=_name_date(name))], page
+        return [CandidateLink(url=address, name=name, name_date=_name_date(name))], page
     charset = Message()
     charset["Content-Type"] = page.content_type or "text/html"
     encoding = charset.get_content_charset() or "utf-8"
@@ -620,6 +620,11 @@ def _candidates_from(
             " (or download the file and pass its path with --url).",
         )
     return links, None
+
+
+def _is_immutable(link: CandidateLink) -> bool:
+    scheme = urllib.parse.urlsplit(link.url).scheme.lower()
+    return scheme in ("http", "https") and link.name_date is not None
 
 
 def _not_rules(url: str, what: str) -> NotRulesFileError:
@@ -690,7 +695,10 @@ def update(
         return document, document.edition
 
     for link in links:
-        known = by_source.get(link.url)
+        # A dated file name on a web server is never reused for another edition, so the store's
+        # record of where each edition came from answers without a request. An undated address
+        # or a local file may hold new contents under the same name: those are always read.
+        known = by_source.get(link.url) if _is_immutable(link) and page is None else None
         if known is not None:
             resolved.append(_Resolved(link, known))
             continue

@@ -368,6 +368,20 @@ def test_update_from_an_address_serving_the_file_itself(
     result = update(store, server.url("/latest"), **FAST)
     assert (result.status, result.edition) == ("added", "2025-02-07")
     assert server.fetched("/latest") == 1
+    # The same undated address later serves a newer edition: it is read again, not remembered.
+    server.routes["/latest"] = Route(cr("2025-11-14"))
+    result = update(store, server.url("/latest"), **FAST)
+    assert (result.status, result.edition) == ("added", "2025-11-14")
+
+
+def test_update_rereads_a_local_file_with_new_contents(store: EditionStore, tmp_path: Path) -> None:
+    local = tmp_path / "MagicCompRules.txt"
+    local.write_bytes(cr("2025-02-07"))
+    assert update(store, str(local)).status == "added"
+    assert update(store, str(local)).status == "already-stored"
+    local.write_bytes(cr("2025-11-14"))
+    result = update(store, str(local))
+    assert (result.status, result.edition) == ("added", "2025-11-14")
 
 
 # --- update: not downloading twice, --check ----------------------------------------------------
