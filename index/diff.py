@@ -20,6 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from glossary.entry import fold_text
@@ -29,6 +30,7 @@ from .numbers import (
     InvalidRuleReferenceError,
     RuleNumber,
     RuleRef,
+    TextReference,
     find_references,
     parse_rule_number,
     parse_rule_ref,
@@ -62,10 +64,27 @@ _ITALIC_RE = re.compile(r"(?<![\w\\])_(\S(?:[^_]*?\S)?)_(?!\w)")
 _SPACE_RE = re.compile(r"\s+")
 
 
+# Only these characters change under fold_text; checking for them first keeps plain text fast.
+_FOLDABLE_RE = re.compile("[\u00a0\u2018\u2019\u201a\u2032`\u201c\u201d\u201e\u2033\u2010-\u2014\u2212]")
+# Cheap test for text that may hold a reference, before the full pattern runs.
+_MAYBE_REF_RE = re.compile(r"\d{3}|section", re.IGNORECASE)
+
+
+@lru_cache(maxsize=16384)
 def _plain(text: str) -> str:
     """Folds quotes and dashes, drops ``_italic_`` markers and runs of spaces."""
-    text = _ITALIC_RE.sub(r"\1", fold_text(text))
+    if _FOLDABLE_RE.search(text):
+        text = fold_text(text)
+    if "_" in text:
+        text = _ITALIC_RE.sub(r"\1", text)
     return _SPACE_RE.sub(" ", text).strip()
+
+
+@lru_cache(maxsize=16384)
+def _references(plain: str) -> tuple[TextReference, ...]:
+    if not _MAYBE_REF_RE.search(plain):
+        return ()
+    return tuple(find_references(plain))
 
 
 def normalise_text(text: str) -> str:
@@ -73,7 +92,7 @@ def normalise_text(text: str) -> str:
     plain = _plain(text)
     parts: list[str] = []
     pos = 0
-    for ref in find_references(plain):
+    for ref in _references(plain):
         parts.append(plain[pos : ref.start])
         parts.append(" # ")
         pos = ref.end
@@ -94,7 +113,7 @@ def _canonical(text: str, mapping: dict[str, str] | None) -> str:
     plain = _plain(text)
     parts: list[str] = []
     pos = 0
-    for ref in find_references(plain):
+    for ref in _references(plain):
         parts.append(plain[pos : ref.start])
         parts.append(str(_map_ref(ref.ref, mapping) if mapping else ref.ref))
         pos = ref.end
@@ -117,11 +136,24 @@ class Matching:
         """Checks if the text (or examples) of a carried-over rule changed beyond renumbering."""
         new_number = self.forward[old_number]
         a, b = self.old.rules[old_number], self.new.rules[new_number]
+        if a.text == b.text and a.examples == b.examples and not self._has_moved_refs(a):
+            return False
         if _canonical(a.text, self.forward) != _canonical(b.text, None):
             return True
         return [_canonical(e, self.forward) for e in a.examples] != [
             _canonical(e, None) for e in b.examples
         ]
+
+    def _has_moved_refs(self, rule: Rule) -> bool:
+        for text in (rule.text, *rule.examples):
+            for found in _references(_plain(text)):
+                ref = found.ref
+                for number in (ref.start, ref.end):
+                    if number is not None and self.forward.get(str(number), str(number)) != str(
+                        number
+                    ):
+                        return True
+        return False
 
     def _pair(self, old_number: str, new_number: str) -> None:
         self.forward[old_number] = new_number
@@ -184,14 +216,14 @@ def _match_similar(
     new_words = {n: new_keys[n].split() for n in left_new}
     postings: dict[str, list[str]] = {}
     for n, words in new_words.items():
-        for w in set(words):
+        for w in dict.fromkeys(words):  # not a set: keep runs reproducible
             postings.setdefault(w, []).append(n)
     scored: list[tuple[float, int, str, str]] = []
     order = 0
     for o in left_old:
         words = old_keys[o].split()
         shared: Counter[str] = Counter()
-        for w in set(words):
+        for w in dict.fromkeys(words):  # not a set: keep runs reproducible
             hits = postings.get(w)
             if hits is not None and len(hits) <= _COMMON:
                 shared.update(hits)
