@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from pathlib import Path
 
     from index.fetch import UpdateResult
@@ -46,18 +45,6 @@ class _DownloadBar:
             self.started = False
 
 
-def _search_builder() -> Callable[[Document, Path], None] | None:
-    """The search-index builder run on a new edition, when :mod:`index.search` is present."""
-    import importlib
-
-    try:
-        search = importlib.import_module("index.search")
-    except ImportError:  # TODO(search): import it directly once index.search lands
-        return None
-    builder: Callable[[Document, Path], None] = search.build_search_index
-    return builder
-
-
 def _describe(result: UpdateResult) -> str:
     if result.status == "added":
         return f"Added the {result.edition} edition of the Comprehensive Rules from {result.url}."
@@ -89,6 +76,7 @@ def update(url: str | None, check_only: bool, as_json: bool) -> None:
     """
     from index.fetch import FetchError
     from index.fetch import update as run_update
+    from index.search import build_search_index
     from index.store import EditionStore
 
     from .common import emit_json, fail
@@ -96,15 +84,13 @@ def update(url: str | None, check_only: bool, as_json: bool) -> None:
     store = EditionStore.from_env()
     interactive = _is_terminal() and not as_json
     bar = _DownloadBar() if interactive else None
-    builder = _search_builder()
 
     def build(doc: Document, folder: Path) -> None:
         # Runs inside the new edition's folder before it goes live (see EditionStore.add_bytes).
         if bar is not None:
             bar.finish()
             click.echo(f"Building the search index for {doc.edition}…", err=True)
-        if builder is not None:
-            builder(doc, folder)
+        build_search_index(doc, folder)
 
     try:
         result = run_update(store, url, check_only=check_only, progress=bar, extra=build)
