@@ -530,6 +530,49 @@ def test_failed_update_changes_nothing_stored(
     assert tree(stocked.root) == before
 
 
+@pytest.mark.parametrize(
+    ("route", "error"),
+    [
+        pytest.param(
+            Route(b"gone", status=404, content_type="text/html"), HTTPStatusError, id="404"
+        ),
+        pytest.param(
+            Route(page(), delay=10, content_type="text/html"), DownloadTimeoutError, id="slow"
+        ),
+        pytest.param(
+            Route(status=302, headers={"Location": "/en/rules"}), RedirectError, id="redirect-loop"
+        ),
+        pytest.param(
+            Route(page("/d/MagicCompRules 20250207.txt"), send_bytes=100, content_type="text/html"),
+            TruncatedDownloadError,
+            id="truncated",
+        ),
+    ],
+)
+def test_failed_update_of_the_page_changes_nothing(
+    server: Server, stocked: EditionStore, route: Route, error: type[FetchError]
+) -> None:
+    server.routes["/en/rules"] = route
+    before = tree(stocked.root)
+    with pytest.raises(error, match=r"http://127\.0\.0\.1:\d+/en/rules"):
+        update(stocked, server.url("/en/rules"), timeout=0.3, total_timeout=2)
+    assert tree(stocked.root) == before
+
+
+def test_failed_index_build_changes_nothing(server: Server, stocked: EditionStore) -> None:
+    server.routes["/d/MagicCompRules 20250207.txt"] = Route(cr("2025-02-07"))
+    before = tree(stocked.root)
+
+    def broken(doc: object, folder: Path) -> None:
+        (folder / "search").mkdir()
+        raise RuntimeError("disk full")
+
+    with pytest.raises(RuntimeError, match="disk full"):
+        update(stocked, server.url("/d/MagicCompRules 20250207.txt"), extra=broken, **FAST)
+    assert tree(stocked.root) == before
+    assert not stocked.has("2025-02-07")
+
+
 def test_failed_update_page_without_links(server: Server, stocked: EditionStore) -> None:
     server.routes["/en/rules"] = Route(page(), content_type="text/html")
     before = tree(stocked.root)
