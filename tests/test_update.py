@@ -8,6 +8,7 @@ import json
 import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 from click.testing import CliRunner
@@ -34,7 +35,13 @@ from index.store import EditionStore
 
 from .httpfixture import Route, Server, make_cr_text, serve
 
-FAST = {"timeout": 2.0, "total_timeout": 5.0}
+
+class Timeouts(TypedDict):
+    timeout: float
+    total_timeout: float
+
+
+FAST: Timeouts = {"timeout": 2.0, "total_timeout": 5.0}
 """Time-outs for tests that should succeed: generous for a loopback, still bounded."""
 
 
