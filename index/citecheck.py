@@ -12,6 +12,7 @@ A citation is any reference :func:`~index.numbers.find_references` sees: ``704.5
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -44,13 +45,13 @@ _MIN_CONTEXT_IDF = 2.0
 _WORD_RE = re.compile(r"[a-z][a-z'+/-]*[a-z]|[a-z]")
 _PAREN_RE = re.compile(r"\s*[(\[]([^)\]]{1,120})[)\]]")
 _BOUNDARY_RE = re.compile(r"[.:!?](?:\s|$)|[,;()\[\]]")
-_STOPWORDS = frozenset(
-    """a an the and or of to in on at by for with from as is are be been being was were it its
+_STOPWORD_TEXT = """a an the and or of to in on at by for with from as is are be been being was were
+    it its
     this that these those if then than but not no so such which who whom whose what when where
     how can can't cannot may might must shall should will would do does did has have had see
     section sections cr per under says say said also e.g i.e etc about into onto
-    you your we our they their he she his her him them one any each all some other""".split()
-)
+    you your we our they their he she his her him them one any each all some other"""
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
 def _stem(word: str) -> str:
@@ -191,10 +192,10 @@ class ContextIndex:
         have = self.sets.get(number, frozenset())
         hit = sum(self.idf.get(w, 0.0) for w in set(words) if w in have)
         score = hit / mass
-        pairs = list(zip(words, words[1:]))
+        pairs = list(itertools.pairwise(words))
         if pairs:
             own = self.words.get(number, [])
-            own_pairs = set(zip(own, own[1:]))
+            own_pairs = set(itertools.pairwise(own))
             score += 0.5 * sum(p in own_pairs for p in pairs) / len(pairs)
         return score
 
@@ -221,7 +222,9 @@ class ContextIndex:
         pointing = {
             n
             for n in tied
-            if any(str(r.ref.start) in pointed for r in find_references(self.document.rules[n].text))
+            if any(
+                str(r.ref.start) in pointed for r in find_references(self.document.rules[n].text)
+            )
         }
         preferred = [n for n in tied if n not in pointing] or tied
         best = max(preferred, key=lambda n: (scores[n], -order[n]))
@@ -315,7 +318,5 @@ def _check_written_for(
             c, "moved", suggest, f"rule {c.text} of {then} is {suggest} in {document.edition}"
         )
     if any(matching.is_changed(n) for n in numbers):
-        return CitationCheck(
-            c, "changed", suggest, f"rule {suggest} was reworded since {then}"
-        )
+        return CitationCheck(c, "changed", suggest, f"rule {suggest} was reworded since {then}")
     return CitationCheck(c, "ok")

@@ -15,6 +15,7 @@ that became "see rule 704.5" is not a change.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import re
 from collections import Counter
@@ -65,7 +66,9 @@ _SPACE_RE = re.compile(r"\s+")
 
 
 # Only these characters change under fold_text; checking for them first keeps plain text fast.
-_FOLDABLE_RE = re.compile("[\u00a0\u2018\u2019\u201a\u2032`\u201c\u201d\u201e\u2033\u2010-\u2014\u2212]")
+_FOLDABLE_RE = re.compile(
+    "[\u00a0\u2018\u2019\u201a\u2032`\u201c\u201d\u201e\u2033\u2010-\u2014\u2212]"
+)
 # Cheap test for text that may hold a reference, before the full pattern runs.
 _MAYBE_REF_RE = re.compile(r"\d{3}|section", re.IGNORECASE)
 
@@ -313,9 +316,7 @@ def _change(kind: str, a: Rule | None, b: Rule | None, text_changed: bool = Fals
     )
 
 
-def diff_documents(
-    old: Document, new: Document, ref: RuleRef | str | None = None
-) -> list[Change]:
+def diff_documents(old: Document, new: Document, ref: RuleRef | str | None = None) -> list[Change]:
     """Every rule added, removed, changed or moved from ``old`` to ``new``.
 
     With ``ref``, only the changes touching the rules it names in either edition. Raises
@@ -326,23 +327,18 @@ def diff_documents(
     if ref is not None:
         if isinstance(ref, str):
             ref = parse_rule_ref(ref)
-        errors: list[UnknownRuleError] = []
-        try:
+        wanted_old, wanted_new = set(), set()
+        with contextlib.suppress(UnknownRuleError):
             wanted_old = _numbers_in(old, ref)
-        except UnknownRuleError as exc:
-            wanted_old, _ = set(), errors.append(exc)
         try:
             wanted_new = _numbers_in(new, ref)
-        except UnknownRuleError as exc:
-            wanted_new, _ = set(), errors.append(exc)
-        if len(errors) == 2:
-            raise errors[1]
+        except UnknownRuleError:
+            if not wanted_old:
+                raise
     return _changes(match_documents(old, new), wanted_old, wanted_new)
 
 
-def _changes(
-    m: Matching, wanted_old: set[str] | None, wanted_new: set[str] | None
-) -> list[Change]:
+def _changes(m: Matching, wanted_old: set[str] | None, wanted_new: set[str] | None) -> list[Change]:
     def wanted(o: str | None, n: str | None) -> bool:
         if wanted_old is None or wanted_new is None:
             return True
