@@ -332,11 +332,12 @@ def sniff_edition(head: bytes) -> str | None:
 
 
 def _looks_like_html(head: bytes, content_type: str) -> bool:
-    kind = content_type.split(";", 1)[0].strip().lower()
-    if kind in ("text/html", "application/xhtml+xml"):
+    # A rules file never starts with markup; a page always does (doctype, comment or tag).
+    if _decode_head(head[:2048]).lstrip("\ufeff \t\r\n").startswith("<"):
         return True
-    start = _decode_head(head[:2048]).lstrip("\ufeff \t\r\n").lower()
-    return start.startswith(("<!doctype", "<html", "<?xml", "<head", "<body"))
+    # The header alone is not trusted: a misconfigured server may label the rules text/html.
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind in ("text/html", "application/xhtml+xml") and sniff_edition(head) is None
 
 
 # --- HTTP -------------------------------------------------------------------------------------

@@ -313,6 +313,14 @@ def test_update_picks_the_newest_by_the_date_inside(server: Server, store: Editi
     assert server.full_downloads("/d/Comprehensive Rules 20240802.txt") == 0
 
 
+def test_update_accepts_rules_labelled_as_html(server: Server, store: EditionStore) -> None:
+    server.routes["/d/MagicCompRules_20250207.txt"] = Route(
+        cr("2025-02-07"), content_type="text/html"
+    )
+    result = update(store, server.url("/d/MagicCompRules_20250207.txt"), **FAST)
+    assert (result.status, result.edition) == ("added", "2025-02-07")
+
+
 def test_update_accepts_utf16(server: Server, store: EditionStore) -> None:
     server.routes["/en/rules"] = Route(
         page("/d/MagicCompRules_20221118.txt", "/d/MagicCompRules_20160930.txt"),
