@@ -353,10 +353,11 @@ _NOTE_SIGNATURES: dict[str, re.Pattern[str]] = {
         r"(permanent with indestructible|if a permanent is indestructible).*can't destroy|"
         r"with indestructible can't be destroyed"
     ),
-    "legend_different_controllers": re.compile(r"legend rule"),
+    "team_loses": re.compile(r"if either player on a team loses the game, the team loses"),
 }
 _NOTE_TABLE: dict[str, list[tuple[str, str]]] = {
     "indestructible": [("2009-07-11", "700.4"), ("2013-07-13", "702.12b")],
+    "team_loses": [("2007-05-01", "606.8b"), ("2009-07-11", "806.8b"), ("2013-07-13", "810.8a")],
 }
 
 # Dates of rules changes that did not add a rule of their own.
@@ -400,8 +401,6 @@ class EditionRules:
                 numbers[kind] = table[kind]
         notes: dict[str, str] = {}
         for name, pattern in _NOTE_SIGNATURES.items():
-            if name == "legend_different_controllers":
-                continue
             hit = _search_all(document, pattern)
             if hit is None and not has_list:
                 for since, number in _NOTE_TABLE.get(name, []):

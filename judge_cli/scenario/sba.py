@@ -992,7 +992,11 @@ def _remove_counters(o: Permanent, kind: str, amount: int) -> None:
             o.toughness -= sign * removed
 
 
-def apply_actions(board: BoardState, actions: Iterable[StateBasedAction]) -> list[Note]:
+def apply_actions(
+    board: BoardState,
+    actions: Iterable[StateBasedAction],
+    rules: EditionRules | None = None,
+) -> list[Note]:
     """Performs ``actions`` simultaneously on ``board`` (in place), then what follows from them.
 
     What follows: continuous effects whose source left the battlefield end, and whatever was
@@ -1064,7 +1068,8 @@ def apply_actions(board: BoardState, actions: Iterable[StateBasedAction]) -> lis
         for p in board.players:
             if not p.lost and (p.team or p.name) in lost_teams:
                 p.lost = True
-                notes.append(Note("810.8a", f"{p.name} loses with their team", None, p.name))
+                rule = rules.notes.get("team_loses", "810.8a") if rules else "810.8a"
+                notes.append(Note(rule, f"{p.name} loses with their team", None, p.name))
     return notes
 
 
@@ -1115,7 +1120,7 @@ def replay(board: BoardState, edition_rules: EditionRules | Document) -> Replay:
             shown.append(a)
         checks.append(shown)
         before = {o.id: o.zone for o in current.objects}
-        for n in apply_actions(current, performed):
+        for n in apply_actions(current, performed, rules):
             if n not in seen_notes:
                 seen_notes.add(n)
                 notes.append(n)

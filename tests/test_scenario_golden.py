@@ -1,0 +1,133 @@
+"""The golden scenarios in tests/scenarios/: each board, each edition, each check's actions.
+
+A golden file holds a title, a comment citing its source, the board, and under ``expect`` one entry
+per edition: the actions of each check (``"704.5g destroyed bears"``: rule, action, object or
+player), optionally the outcome, notes that must appear (``"702.12b wall"``) and attributes of the
+final board. Adding a case is a text edit.
+
+Each case runs twice: against the real edition from ../shared/corpus (skipped when the corpus is
+absent), and against a bare document of that date, which exercises the numbering table.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from index.model import Document
+from judge_cli.scenario import BoardState
+from judge_cli.scenario.sba import Replay, check_state_based_actions, replay
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+SKIP_CORPUS = "../shared/corpus is absent: the real CR editions are not available here"
+
+
+def _cases() -> list[Any]:
+    out = []
+    for path in sorted(SCENARIOS.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for n, expected in enumerate(data["expect"]):
+            edition = str(expected["edition"])
+            for source in ("table", "corpus"):
+                out.append(pytest.param(path, n, source, id=f"{path.stem}-{edition}-{source}"))
+    return out
+
+
+@functools.cache
+def corpus_document(edition: str) -> Document:
+    from index.reader import read_cr_path
+
+    return read_cr_path(CORPUS / f"cr-{edition.replace('-', '')}.txt")
+
+
+def document_for(edition: str, source: str) -> Document:
+    if source == "table":
+        return Document(edition=edition)
+    if not CORPUS.is_dir():
+        pytest.skip(SKIP_CORPUS)
+    return corpus_document(edition)
+
+
+def action_key(rule: str, action: str, subject: str | None) -> str:
+    return f"{rule} {action} {subject}"
+
+
+def load_golden(path: Path) -> tuple[BoardState, dict[str, Any]]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    board = BoardState.from_text(yaml.safe_dump(data["board"]), path.name)
+    return board, data
+
+
+def run_case(path: Path, n: int, source: str) -> tuple[Replay, dict[str, Any]]:
+    board, data = load_golden(path)
+    expected = data["expect"][n]
+    doc = document_for(str(expected["edition"]), source)
+    return replay(board, doc), expected
+
+
+@pytest.mark.parametrize(("path", "n", "source"), _cases())
+def test_golden(path: Path, n: int, source: str) -> None:
+    result, expected = run_case(path, n, source)
+    got = [
+        sorted(action_key(a.rule, a.action, a.object or a.player) for a in check)
+        for check in result.checks
+    ]
+    want = [sorted(check) for check in expected["checks"]]
+    assert got == want
+    if "outcome" in expected:
+        o = result.outcome
+        assert {"losers": o.losers, "winners": o.winners, "draw": o.draw} == expected["outcome"]
+    notes = {f"{note.rule} {note.object or note.player}" for note in result.notes}
+    for wanted in expected.get("notes", []):
+        assert wanted in notes
+    for subject, attributes in (expected.get("final") or {}).items():
+        thing: Any = result.final.find_object(subject) or result.final.find_player(subject)
+        assert thing is not None, f"{subject} not on the final board"
+        for key, value in attributes.items():
+            assert getattr(thing, key) == value, f"{subject}.{key}"
+    # The fixpoint: nothing left to do on the final board.
+    assert not [a for a in check_state_based_actions(result.final, result.rules) if a.changes_state]
+
+
+@pytest.mark.parametrize(("path", "n", "source"), _cases())
+def test_golden_rule_text_is_quoted_from_the_edition(path: Path, n: int, source: str) -> None:
+    if source == "table":
+        pytest.skip("a bare document has no rule text")
+    result, _ = run_case(path, n, source)
+    for check in result.checks:
+        for a in check:
+            text = result.rules.text(a.rule)
+            assert text, f"{a.rule} has no text in {result.rules.edition}"
+            assert text == corpus_document(str(result.rules.edition)).rules[a.rule].text
+
+
+def test_golden_suite_size_and_editions() -> None:
+    files = sorted(SCENARIOS.glob("*.yaml"))
+    assert len(files) >= 40
+    several = 0
+    for path in files:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert data["title"], path
+        assert path.read_text(encoding="utf-8").startswith("# Source:"), path
+        if len({str(e["edition"]) for e in data["expect"]}) > 1:
+            several += 1
+    assert several >= 10
+
+
+def test_editions_with_different_outcomes() -> None:
+    """Some boards really do end differently under two editions (not only different numbers)."""
+    differing = 0
+    for path in sorted(SCENARIOS.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        shapes = {
+            str([sorted(c.split(" ", 1)[1] for c in check) for check in e["checks"]])
+            for e in data["expect"]
+        }
+        if len(shapes) > 1:
+            differing += 1
+    assert differing >= 8
