@@ -41,7 +41,9 @@ def parse_glossary_lines(
         if head[:1].isspace():
             text = _join(block)
             if not entries:
-                problems.append(ParseProblem(first + 1, head.strip()[:200], "text before the first term"))
+                problems.append(
+                    ParseProblem(first + 1, head.strip()[:200], "text before the first term")
+                )
                 continue
             entry = entries[-1]
             entry.definition = f"{entry.definition}\n{text}" if entry.definition else text

@@ -78,7 +78,8 @@ def _guess_single_byte(data: bytes) -> str:
     best, best_score = order[0], float("-inf")
     # Only the bytes near non-ASCII bytes matter; score those windows, not the whole file.
     windows = b"".join(
-        data[max(0, m.start() - 2) : m.end() + 2] + b"\n" for m in re.finditer(rb"[\x80-\xff]+", data)
+        data[max(0, m.start() - 2) : m.end() + 2] + b"\n"
+        for m in re.finditer(rb"[\x80-\xff]+", data)
     )
     for encoding in order:
         try:

@@ -85,6 +85,8 @@ class Document:
     sections: list[Section] = field(default_factory=list)
     """Titled passages that are not rules (the bundled sample, Markdown notes)."""
     title: str = "Magic: The Gathering Comprehensive Rules"
+    all_numbers: list[str] | None = field(default=None, repr=False, compare=False)
+    """Every number of the edition, when ``rules`` holds only part of it (a quick lookup)."""
     _children: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
 
     def __iter__(self) -> Iterator[Rule]:
@@ -147,14 +149,12 @@ class Document:
         first, last = keys.index(start.number), keys.index(end.number)
         depth = ref.start.depth
         return [
-            self.rules[k]
-            for k in keys[first : last + 1]
-            if parse_rule_number(k).depth == depth
+            self.rules[k] for k in keys[first : last + 1] if parse_rule_number(k).depth == depth
         ]
 
     def nearest(self, number: str, count: int = 3) -> list[str]:
         """The existing numbers closest to ``number`` (for "did you mean")."""
-        return nearest_numbers(list(self.rules), number, count)
+        return nearest_numbers(self.all_numbers or list(self.rules), number, count)
 
 
 def nearest_numbers(numbers: list[str], wanted: str, count: int = 3) -> list[str]:

@@ -8,6 +8,7 @@ rule runs past z). Letters are not arithmetic: later editions skip l and o, so r
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -28,7 +29,9 @@ class InvalidRuleReferenceError(ValueError):
 # Dashes that may separate the two ends of a range: hyphen-minus, en dash, em dash, minus sign.
 DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
 
-_NUMBER_RE = re.compile(r"(?:(?P<rule>\d{3})(?:\.(?P<sub>\d+)(?P<letters>[a-z]{1,2})?)?|(?P<section>\d))")
+_NUMBER_RE = re.compile(
+    r"(?:(?P<rule>\d{3})(?:\.(?P<sub>\d+)(?P<letters>[a-z]{1,2})?)?|(?P<section>\d))"
+)
 
 
 @dataclass(frozen=True, order=False)
@@ -51,7 +54,9 @@ class RuleNumber:
             return cls(int(m.group("section")))
         rule = int(m.group("rule"))
         sub = m.group("sub")
-        return cls(rule // 100, rule, int(sub) if sub is not None else None, m.group("letters") or "")
+        return cls(
+            rule // 100, rule, int(sub) if sub is not None else None, m.group("letters") or ""
+        )
 
     @property
     def depth(self) -> int:
@@ -189,14 +194,20 @@ def parse_rule_ref(text: str) -> RuleRef:
 # reference; a bare three-digit rule ("rule 613") or a section ("section 7") only after the word
 # that introduces it, so that "20 life" or "100 cards" are never read as rules.
 _TEXT_NUMBER = r"\d{3}\.\d+[a-z]{0,2}\b"
-_TEXT_RE = re.compile(
-    r"(?P<dotted>(?<![\d.])" + _TEXT_NUMBER + r")"
-    r"(?:\s*[" + DASHES + r"]\s*(?P<dotted_end>" + _TEXT_NUMBER + r"|[a-z]{1,2}\b))?"
-    r"|(?P<word>\brules?|\bsections?)\s+(?P<bare>\d{3}|\d)\b(?!\.\d)"
-    r"(?:\s*[" + DASHES + r"]\s*(?P<bare_end>\d{3}|\d)\b(?!\.\d))?",
-    re.IGNORECASE,
-)
-_LIST_TAIL_RE = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)(\d{3})\b(?!\.\d)")
+
+
+@functools.cache
+def _text_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    # Compiled on first use: a rule lookup never scans text, and compiling costs start-up time.
+    text_re = re.compile(
+        r"(?P<dotted>(?<![\d.])" + _TEXT_NUMBER + r")"
+        r"(?:\s*[" + DASHES + r"]\s*(?P<dotted_end>" + _TEXT_NUMBER + r"|[a-z]{1,2}\b))?"
+        r"|(?P<word>\brules?|\bsections?)\s+(?P<bare>\d{3}|\d)\b(?!\.\d)"
+        r"(?:\s*[" + DASHES + r"]\s*(?P<bare_end>\d{3}|\d)\b(?!\.\d))?",
+        re.IGNORECASE,
+    )
+    list_tail_re = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)(\d{3})\b(?!\.\d)")
+    return text_re, list_tail_re
 
 
 @dataclass(frozen=True)
@@ -211,8 +222,9 @@ class TextReference:
 
 def find_references(text: str) -> list[TextReference]:
     """Finds every rule reference in ``text``: ``704.5j``, ``rules 601.2a–h``, ``section 7``."""
+    text_re, list_tail_re = _text_patterns()
     found: list[TextReference] = []
-    for m in _TEXT_RE.finditer(text):
+    for m in text_re.finditer(text):
         try:
             if m.group("dotted"):
                 start = parse_rule_number(m.group("dotted"))
@@ -232,14 +244,14 @@ def find_references(text: str) -> list[TextReference]:
                 ref = RuleRef(start, _range_end(start, end_text) if end_text else None)
         except InvalidRuleReferenceError:
             continue
-        span_end = m.end() if ref.end is not None else m.start() + len(
-            m.group("dotted") or m.group(0)
+        span_end = (
+            m.end() if ref.end is not None else m.start() + len(m.group("dotted") or m.group(0))
         )
         found.append(TextReference(ref, m.start(), span_end, text[m.start() : span_end]))
         # "rules 103, 104, and 105": the numbers after a plural "rules" are references too.
         if m.group("word") and m.group("word").lower() == "rules":
             pos = m.end()
-            while (tail := _LIST_TAIL_RE.match(text, pos)) is not None:
+            while (tail := list_tail_re.match(text, pos)) is not None:
                 number = parse_rule_number(tail.group(1))
                 found.append(
                     TextReference(RuleRef(number), tail.start(1), tail.end(1), tail.group(1))

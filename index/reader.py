@@ -28,7 +28,20 @@ class CRReadError(ValueError):
 _MONTHS = {
     name: i
     for i, name in enumerate(
-        "january february march april may june july august september october november december".split(),
+        [
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ],
         start=1,
     )
 }
@@ -156,7 +169,11 @@ class _RulesParser:
 
     def _next_is_break(self, i: int) -> bool:
         j = i + 1
-        return j >= len(self.lines) or not self.lines[j].strip() or bool(_FRAME_RE.match(self.lines[j]))
+        return (
+            j >= len(self.lines)
+            or not self.lines[j].strip()
+            or bool(_FRAME_RE.match(self.lines[j]))
+        )
 
     doc_is_wrapped = False
 
@@ -169,9 +186,8 @@ def _is_wrapped_layout(lines: list[str], first: int, last: int) -> bool:
         if _NUMBERED_RE.match(lines[i].strip()) or _SUBRULE_RE.match(lines[i].strip()):
             rules += 1
             nxt = lines[i + 1].strip()
-            if nxt and not _NUMBERED_RE.match(nxt) and not _SUBRULE_RE.match(nxt):
-                if not _EXAMPLE_RE.match(nxt):
-                    runs += 1
+            if nxt and not any(p.match(nxt) for p in (_NUMBERED_RE, _SUBRULE_RE, _EXAMPLE_RE)):
+                runs += 1
     return rules > 0 and runs > rules * 0.3
 
 
@@ -212,30 +228,38 @@ def read_cr_text(text: str, source: str = "") -> Document:
     # 1999: the glossary is followed by a framed "Index" section before Credits.
     glossary_end = credits_at
     for i in range(glossary_at + 1, credits_at):
-        if lines[i].strip() and i > 0 and _FRAME_RE.match(lines[i - 1]) and i + 1 < len(lines):
-            if _FRAME_RE.match(lines[i + 1]):
-                glossary_end = i - 1
-                break
+        framed = (
+            i + 1 < len(lines) and _FRAME_RE.match(lines[i - 1]) and _FRAME_RE.match(lines[i + 1])
+        )
+        if lines[i].strip() and framed:
+            glossary_end = i - 1
+            break
 
     doc = Document(edition=edition)
     # Modern files put the introduction before the contents; 1999 puts it after (and lists
     # "Introduction" in the contents), so take the last "Introduction" line before the body.
     contents_at = _find(lines, "Contents", 0, start)
-    intro_at = next((i for i in range(start - 1, -1, -1) if lines[i].strip() == "Introduction"), None)
+    intro_at = next(
+        (i for i in range(start - 1, -1, -1) if lines[i].strip() == "Introduction"), None
+    )
     if intro_at is not None:
         after = contents_at if contents_at is not None and contents_at > intro_at else start
         doc.introduction = _paragraphs(lines[intro_at + 1 : after])
     if contents_at is not None:
         after = intro_at if intro_at is not None and intro_at > contents_at else start
         doc.contents = "\n".join(
-            ln.strip() for ln in lines[contents_at + 1 : after] if ln.strip() and not _FRAME_RE.match(ln)
+            ln.strip()
+            for ln in lines[contents_at + 1 : after]
+            if ln.strip() and not _FRAME_RE.match(ln)
         )
     doc.credits = _paragraphs(lines[credits_at + 1 :])
 
     parser = _RulesParser(lines, start, glossary_at, doc)
     parser.doc_is_wrapped = _is_wrapped_layout(lines, start, glossary_at)
     parser.run()
-    glossary_lines = ["" if _FRAME_RE.match(ln) else ln for ln in lines[glossary_at + 1 : glossary_end]]
+    glossary_lines = [
+        "" if _FRAME_RE.match(ln) else ln for ln in lines[glossary_at + 1 : glossary_end]
+    ]
     entries, problems = parse_glossary_lines(glossary_lines, glossary_at + 1)
     doc.glossary = entries
     doc.problems.extend(ParseProblem(p.line, p.text, p.reason) for p in problems)

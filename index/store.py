@@ -14,12 +14,9 @@ before a rebuild can finish.
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
 import json
 import os
-import shutil
-import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -228,6 +225,43 @@ class EditionStore:
             build,
         )
 
+    def load_rules(self, wanted: str | None, spans: list[tuple[str, str | None]]) -> StoredEdition:
+        """Loads only the rule families that ``spans`` (``(start, end or None)``) touch.
+
+        Enough for ``judge rule``: the document holds every section heading, each three-digit
+        rule named with all its subrules, and ``all_numbers`` for "nearest" suggestions.
+        """
+        edition = self.resolve(wanted)
+        build = self._current(edition)
+        if build is None:
+            raise NoEditionError(edition, self.dates())
+        meta = self.info(edition)
+        all_numbers: list[str] = json.loads((build / "numbers.json").read_text(encoding="utf-8"))
+        heads = [n for n in all_numbers if len(n) == 3]
+        families = {"sections"}
+        for start, end in spans:
+            first, last = start.split(".")[0], (end or start).split(".")[0]
+            # A section stands for all its rules; a range for every rule in between.
+            lo = first if len(first) == 3 else first + "00"
+            hi = last if len(last) == 3 else last + "99"
+            families.update(h for h in heads if lo <= h <= hi)
+        doc = Document(edition=edition, all_numbers=all_numbers)
+        cites: dict[str, list[str]] = {}
+        cited_by: dict[str, list[str]] = {}
+        rows: list[list[Any]] = []
+        for family in sorted(families):
+            path = build / "rules" / f"{family}.json"
+            if not path.is_file():
+                continue
+            data = json.loads(path.read_text(encoding="utf-8"))
+            rows.extend(data["rules"])
+            cites.update(data["cites"])
+            cited_by.update(data["cited_by"])
+        position = {n: i for i, n in enumerate(all_numbers)}
+        rows.sort(key=lambda row: position.get(row[0], 0))
+        doc.rules = {n: Rule(n, text, examples, line) for n, text, examples, line in rows}
+        return StoredEdition(meta, doc, cites, cited_by, [], build)
+
     def build_path(self, edition: str) -> Path | None:
         """The folder of the build in use for ``edition``, or ``None``."""
         return self._current(edition)
@@ -245,6 +279,8 @@ class EditionStore:
         search index is built there). Raises :class:`~index.reader.CRReadError` for bad input;
         nothing stored changes unless the whole build succeeds.
         """
+        import hashlib
+
         from .reader import read_cr_bytes
 
         doc = read_cr_bytes(data, source)
@@ -261,6 +297,10 @@ class EditionStore:
         extra: Callable[[Document, Path], None] | None = None,
     ) -> EditionInfo:
         """Stores a parsed document as an edition, atomically (see :meth:`add_bytes`)."""
+        import shutil
+        import tempfile
+        import time
+
         assert doc.edition is not None
         edition_dir = self.editions_dir / doc.edition
         edition_dir.mkdir(parents=True, exist_ok=True)
@@ -269,6 +309,7 @@ class EditionStore:
             payload = document_to_data(doc, source, sha256)
             info = EditionInfo(doc.edition, len(doc.rules), len(doc.glossary), source, sha256)
             _write_json(build / "edition.json", payload)
+            _write_rule_files(build, payload)
             _write_json(build / "meta.json", info.to_json() | {"built": time.time()})
             if extra is not None:
                 extra(doc, build)
@@ -281,12 +322,15 @@ class EditionStore:
         return info
 
     def _prune(self, edition_dir: Path, keep: str) -> None:
+        import shutil
+        import time
+
         now = time.time()
         for child in edition_dir.iterdir():
             if child.name == keep or not child.name.startswith("b-") or not child.is_dir():
                 continue
             # Not current any more; a reader may still be inside it for a moment.
-            stale = (child / ".stale")
+            stale = child / ".stale"
             try:
                 if not stale.exists():
                     stale.write_text(str(now), encoding="utf-8")
@@ -316,10 +360,40 @@ class EditionStore:
         """Deletes a stored edition. Raises :class:`NoEditionError`."""
         if not self.has(edition):
             raise NoEditionError(edition, self.dates())
+        import shutil
+        import tempfile
+
         edition_dir = self.editions_dir / edition
         trash = Path(tempfile.mkdtemp(prefix=".trash-", dir=self.editions_dir))
         os.replace(edition_dir, trash / edition)
         shutil.rmtree(trash, ignore_errors=True)
+
+
+def _family(number: str) -> str:
+    """The file a rule's record lives in: its three-digit rule, or ``sections`` for a section."""
+    head = number.split(".", 1)[0]
+    return head if len(head) == 3 else "sections"
+
+
+def _write_rule_files(build: Path, payload: dict[str, Any]) -> None:
+    """Splits the rules by three-digit rule so that a lookup reads only what it shows.
+
+    ``rules/704.json`` holds 704 and everything under it with its cross-references;
+    ``rules/sections.json`` the section headings; ``numbers.json`` every number in order.
+    """
+    folder = build / "rules"
+    folder.mkdir()
+    families: dict[str, dict[str, Any]] = {}
+    for row in payload["rules"]:
+        number = row[0]
+        family = families.setdefault(_family(number), {"rules": [], "cites": {}, "cited_by": {}})
+        family["rules"].append(row)
+        for key in ("cites", "cited_by"):
+            if number in payload[key]:
+                family[key][number] = payload[key][number]
+    for name, family in families.items():
+        _write_json(folder / f"{name}.json", family)
+    _write_json(build / "numbers.json", [row[0] for row in payload["rules"]])
 
 
 def _write_json(path: Path, obj: Any) -> None:
@@ -328,6 +402,8 @@ def _write_json(path: Path, obj: Any) -> None:
 
 
 def _write_text_atomic(path: Path, text: str) -> None:
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -341,7 +417,5 @@ def _write_text_atomic(path: Path, text: str) -> None:
 
 
 def _remove_if_empty(folder: Path) -> None:
-    try:
+    with contextlib.suppress(OSError):
         folder.rmdir()
-    except OSError:
-        pass

@@ -14,7 +14,7 @@ __all__ = ["definition_markdown", "definition_record", "rule_record", "rules_mar
 
 
 def _ref_label(ref: str) -> str:
-    return f"{ref[len('glossary:'):]} (glossary)" if ref.startswith("glossary:") else ref
+    return f"{ref[len('glossary:') :]} (glossary)" if ref.startswith("glossary:") else ref
 
 
 def rule_record(loaded: Loaded, rule: Rule, *, with_subrules: bool) -> dict[str, Any]:
@@ -96,13 +96,11 @@ def definition_markdown(record: dict[str, Any], loaded: Loaded) -> str:
     blocks: list[str] = []
     if record["match"] == "fuzzy":
         blocks.append(
-            f"_No entry for “{escape(record['query'])}”; did you mean "
-            f"{escape(record['term'])}?_"
+            f"_No entry for “{escape(record['query'])}”; did you mean {escape(record['term'])}?_"
         )
     elif record["match"] == "quoted":
         blocks.append(
-            f"_“{escape(record['query'])}” is defined in the entry "
-            f"{escape(record['term'])}._"
+            f"_“{escape(record['query'])}” is defined in the entry {escape(record['term'])}._"
         )
     blocks.append(f"## {escape(record['term'])}")
     blocks.extend(escape(para) for para in record["definition"].split("\n") if para.strip())

@@ -6,6 +6,9 @@ markdown-it-py) are imported inside the commands that need them.
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 import click
 
 from .common import (
@@ -21,7 +24,41 @@ from .common import (
 __all__ = ["cli"]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands in other modules are imported only when they are run.
+
+    ``judge rule`` should not pay for importing the scenario checker or the search engine.
+    """
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy:
+            module_name, attr = self.lazy[cmd_name].split(":")
+            module = importlib.import_module(module_name)
+            command: click.Command = getattr(module, attr)
+            return command
+        return super().get_command(ctx, cmd_name)
+
+
+# Commands that live in their own modules: name → "module:attribute".
+LAZY_COMMANDS = {
+    "check": "judge_cli.scenario.command:check",
+    "search": "judge_cli.search_command:search",
+    "update": "judge_cli.update_command:update",
+}
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy=LAZY_COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(package_name="judge-cli", prog_name="judge")
 def cli() -> None:
     """Offline reference for the Magic: The Gathering Comprehensive Rules.
@@ -53,21 +90,27 @@ def rule(refs: tuple[str, ...], edition: str | None, no_subrules: bool, as_json:
 
     from .answers import rule_record, rules_markdown
 
-    loaded = load_document(edition)
-    doc = loaded.document
     # "rule 704.5j" arrives as two arguments; so does "rules 601.2a - h".
     joined = " ".join(refs).replace(",", " ")
     words = [w for w in joined.split() if w.lower() not in ("rule", "rules", "and")]
-    records = []
+    parsed = []
     for word in words:
         try:
-            ref = parse_rule_ref(word)
+            parsed.append(parse_rule_ref(word))
         except InvalidRuleReferenceError as exc:
             raise click.UsageError(
                 f"{exc}. A rule reference looks like 704.5j, 704.5, 704, 7 or 601.2a-h."
             ) from None
+    spans = [(str(r.start), str(r.end) if r.end else None) for r in parsed]
+    loaded = load_document(edition, spans=spans)
+    doc = loaded.document
+    records: list[dict[str, Any]] = []
+    for ref in parsed:
         if loaded.is_sample:
-            fail(f"rule {ref} is not in the bundled sample, which has no numbered rules. {GET_RULES}")
+            fail(
+                f"rule {ref} is not in the bundled sample, which has no numbered rules. "
+                + GET_RULES
+            )
         try:
             # Subrules come nested under the rule they belong to, not as separate records.
             rules = doc.resolve(ref) if ref.end is not None else [doc.get_rule(str(ref.start))]
@@ -175,20 +218,3 @@ def index_remove(edition: str) -> None:
     except NoEditionError as exc:
         fail(f"{exc}. Run `judge editions` to list them.")
     click.echo(f"Removed edition {edition}.")
-
-
-def _register() -> None:
-    """Adds the commands that live in their own modules."""
-    from .scenario.command import check
-    from .search_command import search
-    from .update_command import update
-
-    cli.add_command(check)
-    cli.add_command(search)
-    cli.add_command(update)
-
-
-try:  # the modules below arrive with their features; until then the command is absent
-    _register()
-except ImportError:  # pragma: no cover
-    pass

@@ -57,9 +57,7 @@ def edition_option(func: F) -> F:
 
 def json_option(func: F) -> F:
     """The ``--json`` flag every command that returns records takes."""
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(
-        func
-    )
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
 
 
 @dataclass
@@ -80,22 +78,26 @@ class Loaded:
         return self.document.edition or "sample"
 
 
-def load_document(edition: str | None) -> Loaded:
+def load_document(
+    edition: str | None, *, spans: list[tuple[str, str | None]] | None = None
+) -> Loaded:
     """The stored edition asked for (default: the newest), or the bundled sample if none is.
 
-    An edition that was asked for by name and is not stored is an error, never the sample.
+    With ``spans`` (rule ranges as ``(start, end or None)``) only the rules they touch are
+    read, which is all ``judge rule`` needs. An edition that was asked for by name and is not
+    stored is an error, never the sample.
     """
     from index.store import EditionStore, NoEditionError
 
     store = EditionStore.from_env()
     try:
-        stored = store.load(edition)
+        stored = store.load(edition) if spans is None else store.load_rules(edition, spans)
     except NoEditionError as exc:
-        if edition is None or edition.strip().lower() in ("latest", "newest"):
-            if not exc.stored:
-                from .sample import load_sample
+        wants_newest = edition is None or edition.strip().lower() in ("latest", "newest")
+        if wants_newest and not exc.stored:
+            from .sample import load_sample
 
-                return Loaded(load_sample(), is_sample=True)
+            return Loaded(load_sample(), is_sample=True)
         have = ", ".join(exc.stored) if exc.stored else "none"
         fail(
             f"edition {edition} is not stored (stored: {have}). "
@@ -106,9 +108,7 @@ def load_document(edition: str | None) -> Loaded:
             f"the stored edition in {store.root} could not be read ({exc}). "
             "Rebuild it with `judge index build FILE`."
         )
-    return Loaded(
-        stored.document, stored.cites, stored.cited_by, stored.dangling, path=stored.path
-    )
+    return Loaded(stored.document, stored.cites, stored.cited_by, stored.dangling, path=stored.path)
 
 
 def sample_notice() -> str:

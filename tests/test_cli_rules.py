@@ -1,4 +1,4 @@
-"""``judge rule``, ``judge define``, ``judge editions``, ``judge index``: exact output, bad input."""
+"""``judge rule``, ``define``, ``editions`` and ``index``: exact output and bad input."""
 
 from __future__ import annotations
 
@@ -32,9 +32,7 @@ def built(judge_home: Path, cr_excerpt: Path) -> Path:
 def test_index_build_and_editions(built: Path) -> None:
     code, out = run("editions")
     assert code == 0
-    assert out == (
-        "2030-03-01     37 rules     5 glossary entries  mini-cr.txt  (newest)\n"
-    )
+    assert out == ("2030-03-01     37 rules     5 glossary entries  mini-cr.txt  (newest)\n")
     code, out = run("editions", "--json")
     assert json.loads(out)[0]["edition"] == "2030-03-01"
     assert {"edition", "rules", "glossary", "source"} <= set(json.loads(out)[0])
@@ -125,7 +123,10 @@ def test_section_and_whole_rule(built: Path) -> None:
 def test_unknown_rule_names_the_nearest(built: Path) -> None:
     code, out = run("rule", "704.5zz")
     assert code == 1
-    assert out == "Error: no rule 704.5zz in the 2030-03-01 edition. Nearest: 704.5y, 704.5z, 704.5aa.\n"
+    assert (
+        out
+        == "Error: no rule 704.5zz in the 2030-03-01 edition. Nearest: 704.5y, 704.5z, 704.5aa.\n"
+    )
     code, out = run("rule", "704.5o")
     assert out == (
         "Error: no rule 704.5o in the 2030-03-01 edition. Nearest: 704.5m, 704.5n, 704.5p.\n"

@@ -67,9 +67,9 @@ _numbers = st.one_of(
     st.integers(1, 9).map(str),
     st.integers(100, 999).map(str),
     st.tuples(st.integers(100, 999), st.integers(1, 40)).map(lambda t: f"{t[0]}.{t[1]}"),
-    st.tuples(st.integers(100, 999), st.integers(1, 40), _letters, st.one_of(st.just(""), _letters)).map(
-        lambda t: f"{t[0]}.{t[1]}{t[2]}{t[3]}"
-    ),
+    st.tuples(
+        st.integers(100, 999), st.integers(1, 40), _letters, st.one_of(st.just(""), _letters)
+    ).map(lambda t: f"{t[0]}.{t[1]}{t[2]}{t[3]}"),
 )
 
 

@@ -53,9 +53,7 @@ def _independent_counts(date: str) -> tuple[int, int]:
     glossary = [i for i, ln in enumerate(lines) if ln.strip() == "Glossary"][-1]
     credits = next(i for i in range(glossary, len(lines)) if lines[i].strip() == "Credits")
     numbered = {
-        f"{m.group(1)}.{m.group(2)}"
-        for ln in lines[:glossary]
-        if (m := _NUMBERED_LINE.match(ln))
+        f"{m.group(1)}.{m.group(2)}" for ln in lines[:glossary] if (m := _NUMBERED_LINE.match(ln))
     }
     terms = 0
     for i in range(glossary + 1, credits):
@@ -109,7 +107,7 @@ def test_only_explained_problems(date: str, iso: str) -> None:
             "20070713",
             "420.5e",
             "If two or more legendary permanents with the same name are in play, all are put "
-            "into their owners' graveyards. This is called the \"legend rule.\" If only one of "
+            'into their owners\' graveyards. This is called the "legend rule." If only one of '
             "those permanents is legendary, this rule doesn't apply.",
         ),
         (
@@ -117,7 +115,7 @@ def test_only_explained_problems(date: str, iso: str) -> None:
             "420.5e",
             "If two or more Legends or legendary permanents with the same name are in play, all "
             "except the one that has been a Legend or legendary permanent with that name the "
-            "longest are put into their owners' graveyards. This is called \"the Legend rule.\" "
+            'longest are put into their owners\' graveyards. This is called "the Legend rule." '
             "In the event of a tie, each Legend or legendary permanent with the same name is put "
             "into its owner's graveyard. (If two permanents have the same name but only one is a "
             "Legend or is legendary, this rule doesn't apply.)",

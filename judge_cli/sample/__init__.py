@@ -25,5 +25,7 @@ def load_sample() -> Document:
     doc = Document(edition=None, title=SAMPLE_TITLE)
     doc.glossary = read_glossary_text(_read("000_81a27208126c33ac.txt"), "CR glossary excerpt")
     doc.sections = read_rulecard(_read("002_50f8f43f305e6e2c.txt"), "Legends rulecard")
-    doc.sections += read_paragraphs(_read("003_d3eb685e9f8648e1.txt"), "CR glossary excerpt, terms stripped")
+    doc.sections += read_paragraphs(
+        _read("003_d3eb685e9f8648e1.txt"), "CR glossary excerpt, terms stripped"
+    )
     return doc
