@@ -1,0 +1,888 @@
+"""Full-text search over an edition: one whoosh index per build folder, ranked for how players ask.
+
+The index lives in ``<build folder>/search/`` and is written by :func:`build_search_index` while
+the build folder is still private (the store's ``extra`` hook), so it goes live atomically with
+the rest of the edition. Documents (see :class:`SearchSchema`):
+
+* every rule and subrule (kind ``rule``), carrying the title of the rule it belongs to
+  (``702.26b`` carries "Phasing"; ``704.5j`` carries "State-Based Actions"), its number, its
+  parent and its section;
+* every example (kind ``example``), searchable on its own but *folded under its rule* in the
+  results: a hit on an example is reported as the rule (``id`` = the rule number) with the
+  example's snippet in the extra ``example`` key;
+* every glossary entry (kind ``glossary``), the term a boosted title;
+* sections of the bundled sample and of Markdown notes (kind ``section``).
+
+Queries (:func:`search`) are folded (curly quotes, apostrophes and dashes to ASCII), MTG
+shorthand is expanded through :data:`SHORTHAND`, a rule number goes straight to that rule, and
+words missing from the index are matched fuzzily. whoosh is imported here only, lazily.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import warnings
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from glossary.entry import fold_text
+
+from .model import Document, Section
+from .numbers import (
+    InvalidRuleReferenceError,
+    RuleNumber,
+    parse_rule_number,
+    parse_rule_ref,
+)
+
+if TYPE_CHECKING:
+    from whoosh.index import Index
+
+__all__ = [
+    "MAX_QUERY_CHARS",
+    "SCHEMA_VERSION",
+    "SHORTHAND",
+    "NoSearchIndexError",
+    "QuerySyntaxError",
+    "SearchResult",
+    "SearchResults",
+    "build_ram_index",
+    "build_search_index",
+    "document_hash",
+    "index_is_current",
+    "open_search_index",
+    "search",
+    "search_documents",
+]
+
+SCHEMA_VERSION = 1
+"""Bumped whenever the schema or the analysis changes; an index with another version is stale."""
+MAX_QUERY_CHARS = 500
+"""Longer queries are refused with a clear message (a question is never this long)."""
+SCOPES = ("rules", "glossary", "all")
+_META = "judge-search.json"
+
+# MTG shorthand players type, mapped to the words the rules use. One small table, applied as
+# whole words outside quotes, case-insensitively; each entry becomes an OR group that keeps the
+# shorthand itself too. Older wording is listed beside modern wording so old editions answer.
+SHORTHAND: dict[str, str] = {
+    "sba": '"state-based actions" OR "state-based effects"',
+    "sbas": '"state-based actions" OR "state-based effects"',
+    "etb": '"enters the battlefield" OR enters OR "comes into play"',
+    "etbs": '"enters the battlefield" OR enters OR "comes into play"',
+    "ltb": '"leaves the battlefield" OR "leaves play"',
+    "lki": '"last known information"',
+    "cda": '"characteristic-defining ability"',
+    "cdas": '"characteristic-defining ability"',
+    "p/t": '"power and toughness" OR power/toughness',
+    "2hg": '"two-headed giant"',
+    "edh": "commander",
+    "legend rule": '"legend rule" OR (legendary AND "same name")',
+    "summoning sickness": '"summoning sickness" OR "continuously controlled"',
+    "summoning sick": '"summoning sickness" OR "continuously controlled"',
+    "the stack": "stack",
+    "dies": 'dies OR died OR "put into a graveyard from the battlefield"',
+    "die": 'dies OR "put into a graveyard from the battlefield"',
+    "mana burn": '"mana burn"',
+    "wrath": '"destroy all"',
+    "flicker": "exile AND return",
+    "mulligan": "mulligan",
+    "cmc": '"mana value" OR "converted mana cost"',
+    "mv": '"mana value" OR "converted mana cost"',
+}
+
+# Words that carry no meaning in a player's question; dropped before ranking.
+_QUESTION_WORDS = frozenset(
+    """a an and are as at be by can for from have if in is it may not of on or that the this to
+    us we when will with yet you your what whats how does do did happens happen happened i my me
+    mine he she they their them his her its who which where why would should could there than
+    then just so any some get gets got one ones about into does doesn't isn't don't
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+_SENTINEL_ON, _SENTINEL_OFF = "\x02", "\x03"
+
+
+class QuerySyntaxError(ValueError):
+    """Raised for a query that cannot be searched: unbalanced quotes, only operators, too long."""
+
+
+class NoSearchIndexError(LookupError):
+    """Raised when an edition's folder holds no (readable) search index."""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """One hit: a rule, a glossary entry or a section, with a snippet and its highlights."""
+
+    id: str
+    """``704.5j``, ``glossary:Legend Rule`` or a section id ``section:<id>``."""
+    kind: str
+    """``rule``, ``glossary`` or ``section`` (examples are folded under their rule)."""
+    number: str | None
+    term: str | None
+    score: float
+    snippet: str
+    """Plain text around the matches."""
+    marks: tuple[tuple[int, int], ...] = ()
+    """Spans of ``snippet`` that matched the query (for bold output)."""
+    title: str | None = None
+    """The rule's title, or the section's heading."""
+    example: str | None = None
+    """For a rule found through one of its examples: that example's snippet."""
+    source: str | None = None
+    """For a section: the document it comes from."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``judge search --json`` record (stable keys first)."""
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "number": self.number,
+            "term": self.term,
+            "score": round(self.score, 3),
+            "snippet": self.snippet,
+            "title": self.title,
+            "example": self.example,
+            "source": self.source,
+        }
+
+
+@dataclass
+class SearchResults:
+    """What one query found, copied out of whoosh before its searcher closed."""
+
+    edition: str | None
+    query: str
+    results: list[SearchResult] = field(default_factory=list)
+    suggestions: list[str] = field(default_factory=list)
+    """"Did you mean" queries, offered when nothing matched."""
+    jumped: bool = False
+    """True when the query named a rule number and the results start at that rule."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``judge search --json`` object."""
+        return {
+            "edition": self.edition,
+            "query": self.query,
+            "results": [r.to_json() for r in self.results],
+            "suggestions": self.suggestions,
+        }
+
+
+# --- whoosh, imported lazily ----------------------------------------------------------------
+
+
+def _whoosh() -> Any:
+    """Imports whoosh with its Python 3.12+ invalid-escape warnings filtered by message."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"invalid escape sequence")
+        import whoosh.fields
+        import whoosh.highlight
+        import whoosh.index
+        import whoosh.qparser
+        import whoosh.query
+        import whoosh.scoring
+
+        return whoosh
+
+
+_SCHEMA: Any = None
+
+
+def _schema() -> Any:
+    """The one schema (a :class:`whoosh.fields.SchemaClass`), created on first use."""
+    global _SCHEMA
+    if _SCHEMA is None:
+        _SCHEMA = _make_schema()()
+    return _SCHEMA
+
+
+def _analyzer(stop: bool = True) -> Any:
+    from whoosh.analysis import StemmingAnalyzer
+
+    # Tokens like "704.5j" stay whole; "owner's" → "owner", "s" (the "s" is a stop word).
+    stoplist = _QUESTION_WORDS | {"s", "t"} if stop else None
+    return StemmingAnalyzer(stoplist=stoplist, minsize=1)
+
+
+def _make_schema() -> Any:
+    w = _whoosh()
+    f = w.fields
+
+    class SearchSchema(f.SchemaClass):  # type: ignore[misc,name-defined]
+        """One document per rule, example, glossary entry or section."""
+
+        id = f.ID(stored=True, unique=True)
+        kind = f.ID(stored=True)
+        number = f.ID(stored=True)
+        parent = f.ID(stored=True)
+        section = f.ID(stored=True)
+        order = f.NUMERIC(stored=True, sortable=True)
+        term = f.TEXT(analyzer=_analyzer(), stored=True, field_boost=3.0, spelling=True)
+        title = f.TEXT(analyzer=_analyzer(), stored=True, field_boost=2.0, spelling=True)
+        group = f.TEXT(analyzer=_analyzer(), stored=True, field_boost=0.5)
+        body = f.TEXT(analyzer=_analyzer(), stored=True, spelling=True)
+        source = f.STORED()
+
+    return SearchSchema
+
+
+# --- building ---------------------------------------------------------------------------------
+
+
+def document_hash(doc: Document) -> str:
+    """A hash of everything the index is built from, plus the schema version."""
+    h = hashlib.sha256(f"judge-search-{SCHEMA_VERSION}\n{doc.edition}\n".encode())
+    for r in doc.rules.values():
+        h.update(json.dumps([r.number, r.text, r.examples]).encode())
+    for g in doc.glossary:
+        h.update(json.dumps([g.term, g.definition]).encode())
+    for s in doc.sections:
+        h.update(json.dumps([s.id, s.title, s.text, s.source]).encode())
+    return h.hexdigest()
+
+
+def _is_title(text: str) -> bool:
+    """Checks if a numbered rule's text is a title ("Phasing") rather than a sentence."""
+    return len(text) <= 60 and not text.rstrip().endswith((".", ":", ")")) and "." not in text
+
+
+def _rule_titles(doc: Document) -> Iterator[tuple[str, str, str]]:
+    """(number, title, group) per rule: its nearest titled ancestor and its three-digit rule.
+
+    ``702.26b`` → ("Phasing", "Keyword Abilities"); ``704.5j`` → ("State-Based Actions", "");
+    a section or a three-digit rule is its own title.
+    """
+    for number, rule in doc.rules.items():
+        try:
+            parsed = parse_rule_number(number)
+        except InvalidRuleReferenceError:
+            continue
+        if parsed.depth <= 1:
+            yield number, rule.text, ""
+            continue
+        heading = doc.rules.get(str(parsed.rule))
+        group = heading.text if heading is not None else ""
+        title = group
+        node: RuleNumber | None = parsed
+        while node is not None and node.depth >= 2:
+            found = doc.rules.get(str(node))
+            if found is not None and _is_title(found.text):
+                title = found.text
+                break
+            node = node.parent()
+        yield number, title, "" if title == group else group
+
+
+def _documents(doc: Document) -> Iterator[dict[str, Any]]:
+    """The whoosh documents for one Document, in document order."""
+    order = 0
+    titles = {n: (t, g) for n, t, g in _rule_titles(doc)}
+    for number, rule in doc.rules.items():
+        title, group = titles.get(number, ("", ""))
+        parent = doc.parent(number) or ""
+        section = number[0]
+        order += 1
+        yield {
+            "id": number,
+            "kind": "rule",
+            "number": number,
+            "parent": parent,
+            "section": section,
+            "order": order,
+            "title": fold_text(title),
+            "group": fold_text(group),
+            "body": fold_text(rule.text),
+        }
+        for i, example in enumerate(rule.examples, 1):
+            order += 1
+            yield {
+                "id": f"{number}#example-{i}",
+                "kind": "example",
+                "number": number,
+                "parent": number,
+                "section": section,
+                "order": order,
+                "title": fold_text(title),
+                "group": fold_text(group),
+                "body": fold_text(example),
+            }
+    for entry in doc.glossary:
+        order += 1
+        yield {
+            "id": entry.ref_id,
+            "kind": "glossary",
+            "order": order,
+            "term": fold_text(entry.term),
+            "body": fold_text(entry.definition),
+        }
+    yield from _section_documents(doc.sections, order)
+
+
+def _section_documents(sections: Iterable[Section], order: int = 0) -> Iterator[dict[str, Any]]:
+    for section in sections:
+        order += 1
+        yield {
+            "id": f"section:{section.id}",
+            "kind": "section",
+            "order": order,
+            "title": fold_text(section.title or ""),
+            "body": fold_text(section.text),
+            "source": section.source,
+        }
+
+
+def _write(ix: Any, docs: Iterable[dict[str, Any]]) -> None:
+    from whoosh.writing import CLEAR
+
+    # One segment, written in one go: a full rebuild (CLEAR) with a large memory buffer.
+    with ix.writer(limitmb=256, procs=1) as w:
+        w.mergetype = CLEAR
+        for d in docs:
+            w.add_document(**d)
+
+
+def build_search_index(doc: Document, folder: Path) -> None:
+    """Writes ``folder / "search"``: the whoosh index of ``doc`` and a hash of what it holds."""
+    w = _whoosh()
+    target = folder / "search"
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    ix = w.index.create_in(str(target), _schema())
+    _write(ix, _documents(doc))
+    meta = {
+        "schema": SCHEMA_VERSION,
+        "hash": document_hash(doc),
+        "edition": doc.edition,
+        "title": doc.title,
+    }
+    (target / _META).write_text(json.dumps(meta), encoding="utf-8")
+
+
+def rebuild_search_index(doc: Document, folder: Path) -> None:
+    """Rebuilds ``folder / "search"`` beside the old one and swaps it in (for stale indexes)."""
+    tmp = Path(tempfile.mkdtemp(prefix=".search-", dir=folder))
+    try:
+        build_search_index(doc, tmp)
+        old = folder / "search"
+        aside = folder / f".old-{tmp.name}"
+        if old.exists():
+            os.replace(old, aside)
+        os.replace(tmp / "search", old)
+        shutil.rmtree(aside, ignore_errors=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def build_ram_index(doc: Document | None = None, sections: Iterable[Section] = ()) -> Index:
+    """An in-memory index of a document (or of bare sections, for notes)."""
+    _whoosh()
+    from whoosh.filedb.filestore import RamStorage
+
+    ix = RamStorage().create_index(_schema())
+    docs = list(_documents(doc)) if doc is not None else []
+    docs += list(_section_documents(sections, len(docs)))
+    _write(ix, docs)
+    return ix
+
+
+def build_cached_index(doc: Document, cache: Path, name: str, key: str | None = None) -> Path:
+    """The folder of an on-disk index of ``doc`` under ``cache``, built once per content hash.
+
+    Used for the bundled sample and for notes, which have no build folder of their own. The
+    index is built in a private folder and renamed into place, so readers never see half of it.
+    """
+    digest = key or document_hash(doc)[:16]
+    final = cache / f"{name}-{digest}"
+    if (final / "search" / _META).is_file():
+        return final
+    cache.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=cache))
+    try:
+        build_search_index(doc, tmp)
+        try:
+            os.replace(tmp, final)
+        except OSError:
+            if not (final / "search" / _META).is_file():
+                raise
+        else:
+            for old in cache.glob(f"{name}-*"):
+                if old != final:
+                    shutil.rmtree(old, ignore_errors=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return final
+
+
+def build_notes_index(cache: Path, notes: list[tuple[str, str]]) -> Path:
+    """The folder of the index of stored Markdown notes, rebuilt only when the notes change."""
+    raw = hashlib.sha256(f"notes-{SCHEMA_VERSION}".encode())
+    for name, text in notes:
+        raw.update(json.dumps([name, text]).encode())
+    key = raw.hexdigest()[:16]
+    final = cache / f"notes-{key}"
+    if (final / "search" / _META).is_file():
+        return final
+    from .documents import read_markdown
+
+    doc = Document(edition=None, title="notes")
+    for name, text in notes:
+        doc.sections += read_markdown(text, name)
+    return build_cached_index(doc, cache, "notes", key=key)
+
+
+def index_is_current(folder: Path, doc_hash: str | None = None) -> bool:
+    """Checks if ``folder`` holds a search index of this schema (and of this document hash)."""
+    try:
+        meta = json.loads((folder / "search" / _META).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if meta.get("schema") != SCHEMA_VERSION:
+        return False
+    return doc_hash is None or meta.get("hash") == doc_hash
+
+
+def open_search_index(folder: Path) -> tuple[Index, dict[str, Any]]:
+    """Opens ``folder / "search"``; raises :class:`NoSearchIndexError` if it is absent or stale."""
+    target = folder / "search"
+    try:
+        meta = json.loads((target / _META).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise NoSearchIndexError(f"no search index in {folder}") from None
+    if meta.get("schema") != SCHEMA_VERSION:
+        raise NoSearchIndexError(f"the search index in {folder} was built by another version")
+    w = _whoosh()
+    try:
+        ix = w.index.open_dir(str(target))
+    except (OSError, w.index.IndexError) as exc:
+        raise NoSearchIndexError(f"the search index in {folder} cannot be read ({exc})") from None
+    return ix, meta
+
+
+# --- querying ---------------------------------------------------------------------------------
+
+_NUMBER_WORD_RE = re.compile(
+    r"^(?:(?:rules?|cr|§)\s*)?(\d{3}(?:\.\d+[a-z]{0,2})?\.?)$|^(?:rules?|cr|§)\s*(\d)$",
+    re.IGNORECASE,
+)
+_INLINE_NUMBER_RE = re.compile(r"(?<![\w.])(\d{3}\.\d+[a-z]{0,2})(?![\w])", re.IGNORECASE)
+_RULE_WORD_NUMBER_RE = re.compile(r"\brules?\s+(\d{3})\b(?!\.\d)", re.IGNORECASE)
+_SECTION_RE = re.compile(r"\bsection:\s*(\d)\b", re.IGNORECASE)
+_OPERATOR_RE = re.compile(r"^(?:AND|OR|NOT|ANDNOT|ANDMAYBE)$")
+
+
+def _split_quoted(text: str) -> list[tuple[bool, str]]:
+    """Splits on straight double quotes: (is_quoted, text) parts. Quotes must be balanced."""
+    parts = text.split('"')
+    if len(parts) % 2 == 0:
+        raise QuerySyntaxError(
+            'the query has an unbalanced quote; close the phrase with a second " or drop it'
+        )
+    return [(i % 2 == 1, p) for i, p in enumerate(parts)]
+
+
+def _expand_shorthand(text: str) -> str:
+    """Replaces shorthand (outside quotes) with its OR group from :data:`SHORTHAND`."""
+    out: list[str] = []
+    keys = sorted(SHORTHAND, key=len, reverse=True)
+    pattern = re.compile(
+        r"(?<![\w/])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w/])", re.IGNORECASE
+    )
+    for quoted, part in _split_quoted(text):
+        if quoted:
+            out.append(f'"{part}"')
+            continue
+
+        def repl(m: re.Match[str]) -> str:
+            key = m.group(1).lower()
+            own = f'"{m.group(1)}"' if " " in key or "/" in key else m.group(1)
+            return f"({own} OR {SHORTHAND[key]})"
+
+        out.append(pattern.sub(repl, part))
+    return "".join(out)
+
+
+def _clean(query: str) -> str:
+    text = fold_text(query)
+    text = text.replace("\u2026", " ")
+    # Characters whoosh's parser would read as syntax players never mean.
+    text = re.sub(r"[{}\[\]^~*?\\<>]", " ", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _rule_numbers(query: str) -> tuple[list[str], str]:
+    """Rule numbers named in the query, and the rest of the query."""
+    whole = _NUMBER_WORD_RE.match(query.strip())
+    if whole:
+        text = whole.group(1) or whole.group(2)
+        try:
+            ref = parse_rule_ref(text)
+        except InvalidRuleReferenceError:
+            return [], query
+        return [str(ref.start)], ""
+    numbers: list[str] = []
+
+    def take(m: re.Match[str]) -> str:
+        numbers.append(m.group(1).lower())
+        return " "
+
+    rest = _INLINE_NUMBER_RE.sub(take, query)
+    rest = _RULE_WORD_NUMBER_RE.sub(take, rest)
+    return numbers, rest.strip()
+
+
+def _scope_filter(scope: str) -> Any:
+    from whoosh.query import Or, Term
+
+    if scope == "rules":
+        return Or([Term("kind", "rule"), Term("kind", "example")])
+    if scope == "glossary":
+        return Term("kind", "glossary")
+    return None
+
+
+def _parser(ix: Any) -> Any:
+    w = _whoosh()
+    qp = w.qparser
+    parser = qp.MultifieldParser(
+        ["term", "title", "group", "body"],
+        ix.schema,
+        group=qp.OrGroup.factory(0.9),
+    )
+    parser.remove_plugin_class(qp.WildcardPlugin)
+    parser.remove_plugin_class(qp.BoostPlugin)
+    parser.remove_plugin_class(qp.RangePlugin)
+    return parser
+
+
+def _fuzzify(q: Any, reader: Any) -> Any:
+    """Replaces words the index lacks with fuzzy terms (misspellings: "deathtuch")."""
+    from whoosh.query import FuzzyTerm, Term
+
+    def fix(node: Any) -> Any:
+        if type(node) is Term and node.fieldname in ("term", "title", "group", "body"):
+            text = node.text
+            if isinstance(text, bytes):
+                text = text.decode("utf-8")
+            if len(text) >= 4 and not any(
+                reader.doc_frequency(f, text) for f in ("term", "title", "body")
+            ):
+                dist = 1 if len(text) <= 6 else 2
+                return FuzzyTerm(
+                    node.fieldname, text, boost=node.boost, maxdist=dist, prefixlength=1
+                )
+        return node
+
+    return q.accept(fix)
+
+
+def _marked(text: str) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """Strips the highlight sentinels, returning the text and the spans they marked."""
+    out: list[str] = []
+    marks: list[tuple[int, int]] = []
+    pos = 0
+    start = 0
+    for ch in text:
+        if ch == _SENTINEL_ON:
+            start = pos
+        elif ch == _SENTINEL_OFF:
+            marks.append((start, pos))
+        else:
+            out.append(ch)
+            pos += 1
+    return "".join(out), tuple(marks)
+
+
+def _formatter() -> Any:
+    from whoosh.highlight import Formatter, get_text
+
+    class Marker(Formatter):  # type: ignore[misc]
+        between = " … "
+
+        def format_token(self, text: str, token: Any, replace: bool = False) -> str:
+            return _SENTINEL_ON + str(get_text(text, token, replace)) + _SENTINEL_OFF
+
+    return Marker()
+
+
+def _snippet(hit: Any, field_name: str = "body") -> tuple[str, tuple[tuple[int, int], ...]]:
+    from whoosh.highlight import ContextFragmenter, WholeFragmenter
+
+    text = hit.get(field_name) or ""
+    if len(text) <= 260:
+        hit.results.fragmenter = WholeFragmenter()
+    else:
+        hit.results.fragmenter = ContextFragmenter(maxchars=220, surround=80)
+    marked = hit.highlights(field_name, top=2)
+    if marked:
+        return _marked(marked)
+    short = text if len(text) <= 260 else text[:240].rsplit(" ", 1)[0] + " …"
+    return short, ()
+
+
+def _record(hit: Any, score: float, example: str | None = None) -> SearchResult:
+    kind = hit["kind"]
+    snippet, marks = _snippet(hit)
+    if kind == "glossary":
+        term = hit["term"]
+        return SearchResult(f"glossary:{term}", "glossary", None, term, score, snippet, marks)
+    if kind == "section":
+        return SearchResult(
+            hit["id"],
+            "section",
+            None,
+            None,
+            score,
+            snippet,
+            marks,
+            title=hit.get("title") or None,
+            source=hit.get("source"),
+        )
+    number = hit["number"]
+    return SearchResult(
+        number,
+        "rule",
+        number,
+        None,
+        score,
+        snippet,
+        marks,
+        title=hit.get("title") or hit.get("group") or None,
+        example=example,
+    )
+
+
+def _rule_record(searcher: Any, number: str, score: float) -> SearchResult | None:
+    fields = searcher.document(id=number)
+    if fields is None:
+        return None
+    text = fields.get("body", "")
+    return SearchResult(
+        number,
+        "rule",
+        number,
+        None,
+        score,
+        text,
+        (),
+        title=fields.get("title") or fields.get("group") or None,
+    )
+
+
+def _suggest(searcher: Any, words: list[str]) -> list[str]:
+    """A corrected query for words the index lacks, or nothing."""
+    corrected: list[str] = []
+    changed = False
+    for word in words:
+        low = word.lower()
+        if searcher.reader().doc_frequency("body", low) or len(low) < 3:
+            corrected.append(word)
+            continue
+        best: list[str] = []
+        for fieldname in ("term", "body"):
+            try:
+                best = searcher.suggest(fieldname, low, limit=1, maxdist=2, prefix=1)
+            except Exception:  # whoosh's corrector can fail on odd input; suggestions are optional
+                best = []
+            if best:
+                break
+        if best and best[0] != low:
+            corrected.append(best[0])
+            changed = True
+        else:
+            corrected.append(word)
+    return [" ".join(corrected)] if changed else []
+
+
+def _check_query(query: str) -> str:
+    if len(query) > MAX_QUERY_CHARS:
+        raise QuerySyntaxError(
+            f"the query is {len(query):,} characters long; the limit is {MAX_QUERY_CHARS}. "
+            "Search for a few words or a phrase from the rule."
+        )
+    cleaned = _clean(query)
+    if not cleaned:
+        raise QuerySyntaxError("the query is empty; give a word, a phrase or a rule number")
+    if cleaned.count("(") != cleaned.count(")"):
+        raise QuerySyntaxError("the query has unbalanced parentheses; close each ( with a )")
+    _split_quoted(cleaned)
+    words = [w for w in re.split(r"[\s()]+", cleaned) if w]
+    if words and all(_OPERATOR_RE.match(w) for w in words):
+        raise QuerySyntaxError(
+            f"the query has only operators ({' '.join(words)}); put words around them: "
+            "legend AND rule, deathtouch OR trample, NOT mana"
+        )
+    return cleaned
+
+
+def search(
+    target: Path | Index,
+    query: str,
+    *,
+    limit: int = 10,
+    scope: str = "all",
+    edition: str | None = None,
+    extra: list[Index] | None = None,
+) -> SearchResults:
+    """Searches an index (a build folder or an opened whoosh index) and copies the hits out.
+
+    ``extra`` indexes (notes) are searched too and merged by score. Raises
+    :class:`QuerySyntaxError` for a query that cannot be searched and
+    :class:`NoSearchIndexError` for a folder without an index.
+    """
+    if scope not in SCOPES:
+        raise QuerySyntaxError(f"unknown scope {scope!r}; use one of {', '.join(SCOPES)}")
+    if isinstance(target, Path):
+        ix, meta = open_search_index(target)
+        edition = edition or meta.get("edition")
+    else:
+        ix = target
+    try:
+        return search_documents(
+            ix, query, limit=limit, scope=scope, edition=edition, extra=extra or []
+        )
+    finally:
+        if isinstance(target, Path):
+            ix.close()
+
+
+def search_documents(
+    ix: Index,
+    query: str,
+    *,
+    limit: int = 10,
+    scope: str = "all",
+    edition: str | None = None,
+    extra: list[Index] | None = None,
+) -> SearchResults:
+    """Runs ``query`` on an opened index (see :func:`search`)."""
+    w = _whoosh()
+    cleaned = _check_query(query)
+    limit = max(1, min(limit, 200))
+    out = SearchResults(edition, query)
+    numbers, rest = ([], cleaned) if scope == "glossary" else _rule_numbers(cleaned)
+    pinned: list[SearchResult] = []
+    seen: set[str] = set()
+    with ix.searcher(weighting=_weighting()) as searcher:
+        for number in numbers:
+            rec = _rule_record(searcher, number, 1000.0)
+            if rec is not None and rec.id not in seen:
+                pinned.append(rec)
+                seen.add(rec.id)
+        if pinned and not rest:
+            # A bare rule number: that rule, then its subrules in order.
+            out.jumped = True
+            kids = searcher.search(
+                w.query.Term("parent", pinned[0].number), limit=limit, sortedby="order"
+            )
+            children = [_rule_record(searcher, h["number"], 0.0) for h in kids]
+            out.results = (pinned + [c for c in children if c is not None])[:limit]
+            return out
+        out.jumped = bool(pinned)
+        hits = _run(ix, searcher, rest or cleaned, limit, scope, seen)
+        if extra:
+            for other in extra:
+                with other.searcher(weighting=_weighting()) as s2:
+                    hits += _run(other, s2, rest or cleaned, limit, scope, seen)
+            hits.sort(key=lambda r: -r.score)
+        out.results = (pinned + hits)[:limit]
+        if not out.results:
+            words = re.findall(r"[\w'/-]+", rest or cleaned)
+            out.suggestions = _suggest(searcher, [x for x in words if not _OPERATOR_RE.match(x)])
+    return out
+
+
+_WEIGHTING: Any = None
+
+
+def _weighting() -> Any:
+    global _WEIGHTING
+    if _WEIGHTING is None:
+        _WEIGHTING = _whoosh().scoring.BM25F(B=0.75, K1=1.2)
+    return _WEIGHTING
+
+
+def _parse(ix: Any, searcher: Any, text: str) -> Any:
+    w = _whoosh()
+    expanded = _expand_shorthand(text)
+    try:
+        q = _parser(ix).parse(expanded)
+    except Exception as exc:  # whoosh's parser raises assorted errors on odd input
+        raise QuerySyntaxError(f"the query could not be read ({exc})") from None
+    if q is w.query.NullQuery or isinstance(q, type(w.query.NullQuery)):
+        raise QuerySyntaxError(
+            "the query has no words to search for (only common words or operators); "
+            "add a rules word, e.g. 'legend rule' or 'deathtouch'"
+        )
+    return _fuzzify(q, searcher.reader())
+
+
+def _run(
+    ix: Any, searcher: Any, text: str, limit: int, scope: str, seen: set[str]
+) -> list[SearchResult]:
+    w = _whoosh()
+    sections: list[str] = []
+
+    def take(m: re.Match[str]) -> str:
+        sections.append(m.group(1))
+        return " "
+
+    text = _SECTION_RE.sub(take, text).strip()
+    if not text:
+        if not sections:
+            return []
+        q = w.query.Every()
+    else:
+        q = _parse(ix, searcher, text)
+    flt = _scope_filter(scope)
+    if sections:
+        section_q = w.query.Or([w.query.Term("section", x) for x in sections])
+        flt = section_q if flt is None else w.query.And([flt, section_q])
+    results = searcher.search(q, limit=limit * 3 + 10, filter=flt, terms=True)
+    results.formatter = _formatter()
+    records: list[SearchResult] = []
+    for hit in results:
+        kind = hit["kind"]
+        score = float(hit.score)
+        if kind == "example":
+            number = hit["number"]
+            if number in seen:
+                continue
+            seen.add(number)
+            example, _marks = _snippet(hit)
+            rule_hit = searcher.document(id=number)
+            if rule_hit is None:
+                continue
+            body = rule_hit.get("body", "")
+            snippet = body if len(body) <= 260 else body[:240].rsplit(" ", 1)[0] + " …"
+            records.append(
+                SearchResult(
+                    number,
+                    "rule",
+                    number,
+                    None,
+                    score,
+                    snippet,
+                    (),
+                    title=rule_hit.get("title") or rule_hit.get("group") or None,
+                    example=example,
+                )
+            )
+        else:
+            rec = _record(hit, score)
+            if rec.id in seen:
+                continue
+            seen.add(rec.id)
+            records.append(rec)
+        if len(records) >= limit:
+            break
+    return records

@@ -1,0 +1,333 @@
+"""judge search: the whoosh index per edition, query handling, ranking, CLI output."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from index.search import QuerySyntaxError, build_search_index, search
+from index.store import EditionStore
+from judge_cli.cli import cli
+
+from .conftest import corpus_file
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def store_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data folder with the 2007, 2025 and 2026 editions stored, search indexes included."""
+    home = tmp_path_factory.mktemp("judge-home")
+    store = EditionStore(home)
+    for date in ("20070713", "20250207", "20260116"):
+        path = corpus_file(date)
+        store.add_bytes(path.read_bytes(), path.name, extra=build_search_index)
+    return home
+
+
+def _build(store_home: Path, edition: str) -> Path:
+    build = EditionStore(store_home).build_path(edition)
+    assert build is not None
+    return build
+
+
+def _ids(store_home: Path, edition: str, query: str, limit: int = 10) -> list[str]:
+    return [r.id for r in search(_build(store_home, edition), query, limit=limit).results]
+
+
+def _invoke(home: Path, args: list[str]) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, args, env={"JUDGE_HOME": str(home), "NO_COLOR": "1"})
+    assert "Traceback" not in result.output
+    assert not isinstance(result.exception, Exception) or isinstance(
+        result.exception, SystemExit
+    ), result.exception
+    return result.exit_code, result.output
+
+
+# --- must show ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", ["2025-02-07", "2026-01-16"])
+def test_legend_rule_modern(store_home: Path, edition: str) -> None:
+    assert "704.5j" in _ids(store_home, edition, "legend rule")[:3]
+
+
+def test_legend_rule_2007(store_home: Path) -> None:
+    assert "420.5e" in _ids(store_home, "2007-07-13", "legend rule")[:3]
+
+
+def test_phasing_finds_its_rule_family(store_home: Path) -> None:
+    top = _ids(store_home, "2025-02-07", "phasing", limit=5)
+    assert any(i == "702.26" or i.startswith("702.26") for i in top), top
+
+
+@pytest.mark.parametrize("query", ["deathtuch", "deathtoch", "dethtouch"])
+def test_misspelling_finds_deathtouch(store_home: Path, query: str) -> None:
+    top = _ids(store_home, "2025-02-07", query, limit=3)
+    assert top and all(i.startswith("702.2") or "Deathtouch" in i for i in top), top
+
+
+def test_tramples_is_stemmed(store_home: Path) -> None:
+    assert _ids(store_home, "2025-02-07", "tramples", limit=3)[0].startswith("702.19")
+
+
+def test_curly_and_straight_apostrophes_match_alike(store_home: Path) -> None:
+    curly = _ids(store_home, "2025-02-07", "owner\u2019s graveyard")
+    straight = _ids(store_home, "2025-02-07", "owner's graveyard")
+    assert curly and curly == straight
+
+
+def test_curly_quotes_make_a_phrase(store_home: Path) -> None:
+    curly = _ids(store_home, "2025-02-07", "\u201clegend rule\u201d", limit=5)
+    assert curly == _ids(store_home, "2025-02-07", '"legend rule"', limit=5)
+    assert "704.5j" in curly
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [("704.5j", "704.5j"), ("rule 613", "613"), ("Rule 704.5J", "704.5j"), ("613.1", "613.1")],
+)
+def test_rule_number_goes_straight_to_the_rule(store_home: Path, query: str, first: str) -> None:
+    assert _ids(store_home, "2025-02-07", query)[0] == first
+
+
+def test_rule_613_lists_its_subrules_in_order(store_home: Path) -> None:
+    assert _ids(store_home, "2025-02-07", "rule 613", limit=4) == ["613", "613.1", "613.2", "613.3"]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("SBA", "704"),
+        ("2HG", "810"),
+        ("summoning sickness", "302.6"),
+    ],
+)
+def test_shorthand(store_home: Path, query: str, expected: str) -> None:
+    top = _ids(store_home, "2025-02-07", query, limit=10)
+    assert any(i == expected or i.startswith(expected) for i in top), top
+
+
+def test_shorthand_is_expanded_to_rules_wording(store_home: Path) -> None:
+    found = search(_build(store_home, "2025-02-07"), "LKI", limit=5).results
+    assert found and all("last known information" in r.snippet.lower() for r in found)
+
+
+def test_boolean_operators(store_home: Path) -> None:
+    both = search(_build(store_home, "2025-02-07"), "deathtouch AND trample", limit=20).results
+    assert both and all(
+        "deathtouch" in (r.snippet + (r.example or "")).lower() or r.kind == "glossary"
+        for r in both[:3]
+    )
+    without = _ids(store_home, "2025-02-07", "deathtouch NOT trample", limit=50)
+    assert "702.19c" not in without  # 702.19c: trample with deathtouch
+
+
+def test_scope_and_section_filters(store_home: Path) -> None:
+    build = _build(store_home, "2025-02-07")
+    glossary = search(build, "legend rule", limit=5, scope="glossary").results
+    assert glossary and all(r.kind == "glossary" for r in glossary)
+    rules = search(build, "legend rule", limit=5, scope="rules").results
+    assert rules and all(r.kind == "rule" for r in rules)
+    in7 = search(build, "section:7 damage", limit=10).results
+    assert in7 and all(r.number and r.number.startswith("7") for r in in7)
+
+
+def test_examples_are_folded_under_their_rule(store_home: Path) -> None:
+    # "Lightning Bolt" appears in one example only: the hit comes back as its rule.
+    found = search(_build(store_home, "2025-02-07"), '"Lightning Bolt"', limit=10).results
+    assert found
+    assert all(r.kind == "rule" for r in found)
+    assert found[0].example and "Lightning Bolt" in found[0].example
+    assert "Lightning Bolt" not in found[0].snippet
+    assert len({r.id for r in found}) == len(found)
+
+
+def test_did_you_mean_when_nothing_matches(store_home: Path) -> None:
+    found = search(_build(store_home, "2025-02-07"), "xqzzv phasnig", limit=5)
+    assert found.results == []
+    assert found.suggestions == ["xqzzv phasing"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"legend rule', "AND", "OR NOT", "x" * 10_000, "((", ")", "   ", "\u201clegend", "NOT"],
+)
+def test_malformed_queries_raise_a_clear_error(store_home: Path, query: str) -> None:
+    with pytest.raises(QuerySyntaxError):
+        search(_build(store_home, "2025-02-07"), query)
+
+
+@pytest.mark.parametrize(
+    "query", ["foo:bar", "a*b?", "[x TO y]", "legend^3", "dies!", "p/t", "kind:glossary"]
+)
+def test_odd_characters_still_search(store_home: Path, query: str) -> None:
+    search(_build(store_home, "2025-02-07"), query)
+
+
+@pytest.mark.parametrize("query", ["~", "*", "?!", "the of and", "'"])
+def test_queries_without_words_raise_a_clear_error(store_home: Path, query: str) -> None:
+    with pytest.raises(QuerySyntaxError, match="the query"):
+        search(_build(store_home, "2025-02-07"), query)
+
+
+# --- CLI ------------------------------------------------------------------------------------
+
+
+def test_cli_json_keys(store_home: Path) -> None:
+    code, out = _invoke(store_home, ["search", "legend rule", "--json", "--limit", "5"])
+    assert code == 0
+    data = json.loads(out)
+    assert list(data)[:3] == ["edition", "query", "results"]
+    assert data["edition"] == "2026-01-16"
+    assert data["query"] == "legend rule"
+    assert len(data["results"]) == 5
+    for record in data["results"]:
+        assert list(record)[:6] == ["id", "kind", "number", "term", "score", "snippet"]
+    first = data["results"][0]
+    kinds = {r["kind"]: r for r in data["results"]}
+    assert first["id"] == "704.5j" and first["kind"] == "rule" and first["term"] is None
+    gloss = kinds["glossary"]
+    assert gloss["id"] == f"glossary:{gloss['term']}" and gloss["number"] is None
+
+
+def test_cli_rule_number_first(store_home: Path) -> None:
+    code, out = _invoke(store_home, ["search", "704.5j", "--edition", "2025-02-07"])
+    assert code == 0
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert lines[1].startswith("704.5j")
+    assert "Edition 2025-02-07." in out
+
+
+def test_cli_plain_output_shows_number_snippet_and_date(store_home: Path) -> None:
+    code, out = _invoke(store_home, ["search", "legend", "rule", "-n", "2", "-e", "2025-02-07"])
+    assert code == 0
+    assert out.splitlines()[0] == "Search: legend rule (the 2025-02-07 edition)"
+    assert "704.5j — State-Based Actions" in out
+    assert "\x1b[" not in out  # piped: no styling
+    assert out.rstrip().endswith("Edition 2025-02-07.")
+
+
+@pytest.mark.parametrize("query", ['"legend rule', "AND", "x" * 10_000])
+def test_cli_malformed_query(store_home: Path, query: str) -> None:
+    code, out = _invoke(store_home, ["search", query])
+    assert code == 1
+    assert out.startswith("Error: the query")
+
+
+def test_cli_missing_index_says_how_to_build(tmp_path: Path, store_home: Path) -> None:
+    home = tmp_path / "home"
+    store = EditionStore(home)
+    path = corpus_file("20030315")
+    store.add_bytes(path.read_bytes(), path.name)  # no search index
+    code, out = _invoke(home, ["search", "trample"])
+    assert code == 1
+    assert "has no search index" in out and "judge index build" in out
+
+
+def test_rule_command_never_imports_whoosh(store_home: Path) -> None:
+    code = textwrap.dedent(
+        """
+        import sys
+        from click.testing import CliRunner
+        from judge_cli.cli import cli
+        r = CliRunner().invoke(cli, ["rule", "704.5j"])
+        assert r.exit_code == 0, r.output
+        print(sorted(m for m in sys.modules if m.startswith("whoosh")))
+        """
+    )
+    env = dict(os.environ, JUDGE_HOME=str(store_home))
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]"
+
+
+# --- the bundled sample ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["legend rule"],
+        ["Legends", "--json"],
+        ["rampage", "--in", "all"],
+        ["library", "--in", "glossary", "--json"],
+        ["mana", "--in", "rules"],
+        ["704.5j"],
+        ["lethal dammage"],
+        ['"mana burn"', "OR", "mulligan"],
+        ["owner\u2019s graveyard", "--limit", "1"],
+    ],
+)
+def test_sample_search_with_no_edition(judge_home: Path, args: list[str]) -> None:
+    code, out = _invoke(judge_home, ["search", *args])
+    assert code == 0, out
+    if "--json" in args:
+        data = json.loads(out)
+        assert data["edition"] is None and isinstance(data["results"], list)
+    else:
+        assert "bundled sample" in out
+
+
+def test_sample_search_finds_the_rulecard(judge_home: Path) -> None:
+    code, out = _invoke(judge_home, ["search", "rampage", "--json"])
+    data = json.loads(out)
+    assert data["results"][0]["kind"] == "section"
+    assert "rampage" in data["results"][0]["snippet"].lower()
+
+
+def test_notes_are_searched(tmp_path: Path, store_home: Path) -> None:
+    home = tmp_path / "home"
+    EditionStore(home).add_notes("house", "# Pod rules\n\nWe play the zorblax variant.\n")
+    code, out = _invoke(home, ["search", "zorblax", "--json"])
+    assert code == 0
+    hit = json.loads(out)["results"][0]
+    assert hit["kind"] == "section" and hit["title"] == "Pod rules"
+
+
+# --- rebuilding while searching -------------------------------------------------------------
+
+
+def test_rebuild_while_another_process_searches(tmp_path: Path) -> None:
+    path = corpus_file("20030315")
+    home = tmp_path / "home"
+    store = EditionStore(home)
+    store.add_bytes(path.read_bytes(), path.name, extra=build_search_index)
+    searcher = textwrap.dedent(
+        """
+        import sys, time
+        from judge_cli.search_command import _target
+        from index.search import search
+        ok = 0
+        end = time.time() + 6
+        while time.time() < end:
+            folder, *_ = _target(None)
+            found = search(folder, "trample damage", limit=3)
+            assert found.results, "no results"
+            ok += 1
+        print(ok)
+        """
+    )
+    env = dict(os.environ, JUDGE_HOME=str(home))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", searcher],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    rebuilds = 0
+    while proc.poll() is None and rebuilds < 8:
+        store.add_bytes(path.read_bytes(), path.name, extra=build_search_index)
+        rebuilds += 1
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert int(out) > 0 and rebuilds >= 2
