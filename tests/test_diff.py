@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from index.diff import Change, diff_documents, history, match_documents, word_diff
 from index.model import Document, Rule, UnknownRuleError
 from index.store import EditionStore
-from judge_cli.diff_commands import diff, history as history_command
+from judge_cli.diff_commands import diff
+from judge_cli.diff_commands import history as history_command
 
 from .conftest import corpus_document, corpus_file
 
