@@ -34,7 +34,7 @@ _SPACE_RE = re.compile(r"\s+")
 
 def fold_text(text: str) -> str:
     """Folds curly quotes, apostrophes and dashes to ASCII, keeping everything else."""
-    return text.translate(_FOLD)
+    return text if text.isascii() else text.translate(_FOLD)
 
 
 def normalise_term(term: str) -> str:

@@ -12,10 +12,8 @@ __all__ = ["build_files"]
 
 def _search_builder() -> Any:
     """The search-index builder for a new edition's folder (see :mod:`index.search`)."""
-    try:
-        from index.search import build_search_index
-    except ImportError:  # TODO(search): remove once index.search lands
-        return None
+    from index.search import build_search_index
+
     return build_search_index
 
 

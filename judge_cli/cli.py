@@ -49,6 +49,9 @@ class LazyGroup(click.Group):
 # Commands that live in their own modules: name → "module:attribute".
 LAZY_COMMANDS = {
     "check": "judge_cli.scenario.command:check",
+    "cite-check": "judge_cli.diff_commands:cite_check",
+    "diff": "judge_cli.diff_commands:diff",
+    "history": "judge_cli.diff_commands:history",
     "search": "judge_cli.search_command:search",
     "update": "judge_cli.update_command:update",
 }
