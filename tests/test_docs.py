@@ -88,7 +88,9 @@ def test_readme_example_output(readme_home: Path, command: str, expected: str) -
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
-        assert _run(argv, readme_home) == expected, "README is stale: python -m tests.test_docs --update"
+        assert _run(argv, readme_home) == expected, (
+            "README is stale: python -m tests.test_docs --update"
+        )
     finally:
         os.chdir(cwd)
 
