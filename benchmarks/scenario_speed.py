@@ -1,0 +1,151 @@
+"""How long `replay` takes on boards of 100, 1 000 and 10 000 objects.
+
+Run: ``python benchmarks/scenario_speed.py``. The board mixes what a big check meets: creatures
+with lethal damage (some regenerating, some indestructible), the Auras and Equipment on them,
+same-name legends, tokens in the graveyard, counters to annihilate, lords whose bonus ends.
+The issue's bar: 1 000 objects in 200 ms or less, and no worse than linear growth.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from index.model import Document  # noqa: E402
+from judge_cli.scenario import BoardState, Effect, Permanent, Player  # noqa: E402
+from judge_cli.scenario.sba import replay  # noqa: E402
+
+
+def make_board(size: int) -> BoardState:
+    """A two-player board of ``size`` objects, in groups of ten."""
+    players = [Player("Alice"), Player("Bob")]
+    objects: list[Permanent] = []
+    for g in range(size // 10):
+        who = "Alice" if g % 2 else "Bob"
+        base = f"g{g}"
+        objects += [
+            Permanent(
+                f"{base}-lord",
+                name=f"Lord {g}",
+                controller=who,
+                types=["creature"],
+                power=2,
+                toughness=2,
+                damage=2,
+            ),
+            Permanent(
+                f"{base}-elf",
+                name="Elf",
+                controller=who,
+                types=["creature"],
+                power=2,
+                toughness=2,
+                damage=1,
+                effects=[Effect(f"{base}-lord", 1, 1)],
+            ),
+            Permanent(
+                f"{base}-aura",
+                name="Pacifism",
+                controller=who,
+                types=["enchantment"],
+                subtypes=["Aura"],
+                enchant="creature",
+                attached_to=f"{base}-lord",
+            ),
+            Permanent(
+                f"{base}-sword",
+                name="Sword",
+                controller=who,
+                types=["artifact"],
+                subtypes=["Equipment"],
+                attached_to=f"{base}-elf",
+            ),
+            Permanent(
+                f"{base}-leg1",
+                name=f"Legend {g}",
+                controller=who,
+                types=["creature"],
+                supertypes=["legendary"],
+                power=1,
+                toughness=1,
+            ),
+            Permanent(
+                f"{base}-leg2",
+                name=f"Legend {g}",
+                controller=who,
+                types=["creature"],
+                supertypes=["legendary"],
+                power=1,
+                toughness=1,
+            ),
+            Permanent(
+                f"{base}-token",
+                name="Soldier",
+                controller=who,
+                types=["creature"],
+                token=True,
+                zone="graveyard",
+                power=1,
+                toughness=1,
+            ),
+            Permanent(
+                f"{base}-wolf",
+                name="Wolf",
+                controller=who,
+                types=["creature"],
+                power=3,
+                toughness=3,
+                counters={"+1/+1": 2, "-1/-1": 1},
+            ),
+            Permanent(
+                f"{base}-troll",
+                name="Troll",
+                controller=who,
+                types=["creature"],
+                power=2,
+                toughness=2,
+                damage=4,
+                regeneration_shields=1,
+            ),
+            Permanent(
+                f"{base}-wall",
+                name="Wall",
+                controller=who,
+                types=["creature"],
+                power=0,
+                toughness=4,
+                damage=5,
+                keywords=["indestructible"],
+            ),
+        ]
+    return BoardState(players, objects, "2025-02-07", "two-player", {})
+
+
+def measure(size: int, repeat: int = 5) -> float:
+    """The best of ``repeat`` replays, in milliseconds."""
+    board = make_board(size)
+    doc = Document(edition="2025-02-07")
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        replay(board, doc)
+        best = min(best, time.perf_counter() - start)
+    return best * 1000
+
+
+def main() -> None:
+    results = [(size, measure(size, 5 if size <= 1000 else 3)) for size in (100, 1000, 10000)]
+    for size, ms in results:
+        print(f"{size:>6} objects: {ms:8.1f} ms  ({ms * 1000 / size:6.1f} µs per object)")
+    per_object = [ms / size for size, ms in results]
+    print(f"growth 100→10 000: {per_object[-1] / per_object[0]:.2f}× the cost per object")
+    ok = results[1][1] <= 200
+    print("1 000 objects in ≤ 200 ms:", "yes" if ok else "NO")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
