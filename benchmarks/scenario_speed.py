@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from index.model import Document  # noqa: E402
-from judge_cli.scenario import BoardState, Effect, Permanent, Player  # noqa: E402
-from judge_cli.scenario.sba import replay  # noqa: E402
+from index.model import Document
+from judge_cli.scenario import BoardState, Effect, Permanent, Player
+from judge_cli.scenario.sba import replay
 
 
 def make_board(size: int) -> BoardState:
