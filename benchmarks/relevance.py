@@ -63,8 +63,10 @@ def is_answer(result_id: str, answers: tuple[str, ...]) -> bool:
         if answer.startswith("glossary:"):
             if result_id.lower() == answer.lower():
                 return True
-        elif result_id == answer or result_id.startswith(answer) and (
-            len(result_id) > len(answer) and not result_id[len(answer)].isdigit()
+        elif result_id == answer or (
+            result_id.startswith(answer)
+            and len(result_id) > len(answer)
+            and not result_id[len(answer)].isdigit()
         ):
             return True
     return False
