@@ -142,7 +142,7 @@ def _wrap(text: str, indent: str) -> list[str]:
 def _quote(result: Replay, rule: str) -> str:
     text = result.rules.text(rule)
     if not text:
-        return f"(the text of rule {rule} is not in this document)"
+        return "(rule text not stored)"
     return f"“{text}”"
 
 
@@ -150,8 +150,14 @@ def ruling_text(result: Replay, source: str | None = None) -> str:
     """The ruling as plain text: checks, quoted rules, notes, final board and outcome."""
     rules = result.rules
     lines: list[str] = []
-    edition = rules.edition or "the bundled sample (no date)"
-    head = f"Edition {edition}: {rules.term}, checked as rule {rules.loop_rule} says."
+    if rules.edition:
+        head = f"Edition {rules.edition}: {rules.term}, checked as rule {rules.loop_rule} says."
+    else:
+        # The sample has no numbered rules: numbers follow the newest rules judge knows.
+        head = (
+            f"No edition is stored: {rules.term} as numbered in the newest rules known to judge, "
+            f"without their text, checked as rule {rules.loop_rule} says."
+        )
     lines.extend(_wrap(head, ""))
     warnings = status_names(result.initial)
     if warnings:
