@@ -51,7 +51,10 @@ def edition_option(func: F) -> F:
         "-e",
         metavar="DATE",
         default=None,
-        help="Edition to use, by effective date (YYYY-MM-DD) or 'latest'. Default: newest stored.",
+        help=(
+            "Edition to use, by effective date (YYYY-MM-DD), 'latest', or 'sample' for the "
+            "bundled sample. Default: newest stored."
+        ),
     )(func)
 
 
@@ -90,6 +93,8 @@ def load_document(
     from index.store import EditionStore, NoEditionError
 
     store = EditionStore.from_env()
+    if edition is not None and edition.strip().lower() == "sample":
+        return Loaded(load_named_sample(store), is_sample=True)
     try:
         stored = store.load(edition) if spans is None else store.load_rules(edition, spans)
     except NoEditionError as exc:
@@ -109,6 +114,14 @@ def load_document(
             "Rebuild it with `judge index build FILE`."
         )
     return Loaded(stored.document, stored.cites, stored.cited_by, stored.dangling, path=stored.path)
+
+
+def load_named_sample(store: Any) -> Document:
+    """The bundled sample, its stripped glossary paragraphs named from the stored editions."""
+    from .sample import load_sample
+
+    glossaries = (store.load(date).document.glossary for date in store.dates())
+    return load_sample(glossaries)
 
 
 def sample_notice() -> str:

@@ -110,3 +110,19 @@ def test_index_build_stores_markdown_notes(judge_home: Path, tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     assert result.output == "Stored notes house-rules: 1 sections.\n"
     assert (judge_home / "notes" / "house-rules.md").read_text(encoding="utf-8").startswith("# B")
+
+
+def test_edition_sample_names_stripped_paragraphs_from_stored_editions(judge_home: Path) -> None:
+    from index.store import EditionStore
+    from judge_cli.common import load_document
+
+    from .conftest import corpus_file
+
+    assert CliRunner().invoke(cli, ["index", "build", str(corpus_file("20070713"))]).exit_code == 0
+    loaded = load_document("sample")
+    assert loaded.is_sample
+    stripped = [s for s in loaded.document.sections if s.source.endswith("terms stripped")]
+    assert sum(1 for s in stripped if s.title) == 22
+    assert EditionStore.from_env().dates() == ["2007-07-13"]  # the sample is not stored
+    result = CliRunner().invoke(cli, ["define", "mana burn", "--edition", "sample"])
+    assert result.output.startswith("Mana Burn\n")
