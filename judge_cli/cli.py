@@ -7,6 +7,7 @@ markdown-it-py) are imported inside the commands that need them.
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Any
 
 import click
@@ -95,6 +96,7 @@ def rule(refs: tuple[str, ...], edition: str | None, no_subrules: bool, as_json:
 
     # "rule 704.5j" arrives as two arguments; so does "rules 601.2a - h".
     joined = " ".join(refs).replace(",", " ")
+    joined = re.sub(r"\s*([-\u2013\u2014])\s*", r"\1", joined)
     words = [w for w in joined.split() if w.lower() not in ("rule", "rules", "and")]
     parsed = []
     for word in words:

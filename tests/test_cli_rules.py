@@ -103,6 +103,7 @@ def test_subrules_have_no_gaps_and_run_past_z(built: Path) -> None:
 
 
 def test_ranges_and_several_refs(built: Path) -> None:
+    assert run("rule", "rules", "704.5a", "-", "d")[1] == run("rule", "704.5a-d")[1]
     code, out = run("rule", "704.5a-d", "rule", "704.5J", "--json")
     assert [r["number"] for r in json.loads(out)["rules"]] == [
         "704.5a",
