@@ -157,194 +157,49 @@ _OUTSIDE_THE_LIST = (Kind.TEAM_LIFE, Kind.TEAM_POISON)
 _LIST_PARENTS = ("704.5", "704.6", "420.5")
 
 _K = Kind
+
+
+def _lettered(parent: str, kinds: list[Kind]) -> dict[Kind, str]:
+    """Numbers the kinds of a list in order: ``parent`` + a, b, … (l and o are skipped)."""
+    letters = [c for c in "abcdefghijkmnpqrstuvwxyz"]
+    return {kind: f"{parent}{letters[i]}" for i, kind in enumerate(kinds)}
+
+
+_OLD_1999 = [
+    _K.PLAYER_LIFE, _K.ZERO_TOUGHNESS, _K.LETHAL_DAMAGE, _K.ILLEGAL_AURA, _K.LEGEND_RULE,
+    _K.TOKEN_ZONE,
+]  # fmt: skip
+_OLD_2003 = [*_OLD_1999, _K.EMPTY_LIBRARY, _K.POISON, _K.WORLD_RULE, _K.COPY_ZONE]
+_OLD_2007 = [*_OLD_2003, _K.ILLEGAL_EQUIPMENT, _K.ILLEGAL_ATTACHMENT, _K.COUNTER_ANNIHILATION]
+_M10 = [
+    _K.PLAYER_LIFE, _K.EMPTY_LIBRARY, _K.POISON, _K.TOKEN_ZONE, _K.COPY_ZONE,
+    _K.ZERO_TOUGHNESS, _K.LETHAL_DAMAGE, _K.DEATHTOUCH, _K.ZERO_LOYALTY,
+    _K.PLANESWALKER_UNIQUENESS, _K.LEGEND_RULE, _K.WORLD_RULE, _K.ILLEGAL_AURA,
+    _K.ILLEGAL_EQUIPMENT, _K.ILLEGAL_ATTACHMENT, _K.COUNTER_ANNIHILATION,
+]  # fmt: skip
+_VARIANTS_2013 = [_K.TEAM_LIFE, _K.TEAM_POISON, _K.COMMANDER_DAMAGE, _K.SCHEME, _K.PHENOMENON]
+# From 2017 the planeswalker uniqueness rule is gone and Sagas (2018) join the list.
+_M19 = [k for k in _M10 if k is not _K.PLANESWALKER_UNIQUENESS] + [_K.COUNTER_LIMIT, _K.SAGA]
+_VARIANTS_2022 = [
+    _K.TEAM_LIFE, _K.TEAM_POISON, _K.COMMANDER_DAMAGE, _K.COMMANDER_ZONE, _K.SCHEME,
+    _K.PHENOMENON,
+]  # fmt: skip
+_AETHERDRIFT = [
+    *_M19, _K.DUNGEON, _K.SPACE_SCULPTOR, _K.BATTLE_DEFENSE, _K.BATTLE_PROTECTOR,
+    _K.SIEGE_PROTECTOR, _K.ROLES, _K.SPEED,
+]  # fmt: skip
+
 # The numbering of each era, from the first corpus edition that shows it. Kinds missing from an
-# era did not exist then.
+# era did not exist then. Two-Headed Giant's team life sat outside the list before 2013.
 NUMBER_TABLE: list[tuple[str, dict[Kind, str]]] = [
-    (
-        "0000-00-00",  # April 1999
-        {
-            _K.PLAYER_LIFE: "420.5a",
-            _K.ZERO_TOUGHNESS: "420.5b",
-            _K.LETHAL_DAMAGE: "420.5c",
-            _K.ILLEGAL_AURA: "420.5d",
-            _K.LEGEND_RULE: "420.5e",
-            _K.TOKEN_ZONE: "420.5f",
-        },
-    ),
-    (
-        "2003-03-15",
-        {
-            _K.PLAYER_LIFE: "420.5a",
-            _K.ZERO_TOUGHNESS: "420.5b",
-            _K.LETHAL_DAMAGE: "420.5c",
-            _K.ILLEGAL_AURA: "420.5d",
-            _K.LEGEND_RULE: "420.5e",
-            _K.TOKEN_ZONE: "420.5f",
-            _K.EMPTY_LIBRARY: "420.5g",
-            _K.POISON: "420.5h",
-            _K.WORLD_RULE: "420.5i",
-            _K.COPY_ZONE: "420.5j",
-        },
-    ),
-    (
-        "2007-05-01",
-        {
-            _K.PLAYER_LIFE: "420.5a",
-            _K.ZERO_TOUGHNESS: "420.5b",
-            _K.LETHAL_DAMAGE: "420.5c",
-            _K.ILLEGAL_AURA: "420.5d",
-            _K.LEGEND_RULE: "420.5e",
-            _K.TOKEN_ZONE: "420.5f",
-            _K.EMPTY_LIBRARY: "420.5g",
-            _K.POISON: "420.5h",
-            _K.WORLD_RULE: "420.5i",
-            _K.COPY_ZONE: "420.5j",
-            _K.ILLEGAL_EQUIPMENT: "420.5k",
-            _K.ILLEGAL_ATTACHMENT: "420.5m",
-            _K.COUNTER_ANNIHILATION: "420.5n",
-            _K.TEAM_LIFE: "606.8a",
-        },
-    ),
-    (
-        "2009-07-11",
-        {
-            _K.PLAYER_LIFE: "704.5a",
-            _K.EMPTY_LIBRARY: "704.5b",
-            _K.POISON: "704.5c",
-            _K.TOKEN_ZONE: "704.5d",
-            _K.COPY_ZONE: "704.5e",
-            _K.ZERO_TOUGHNESS: "704.5f",
-            _K.LETHAL_DAMAGE: "704.5g",
-            _K.DEATHTOUCH: "704.5h",
-            _K.ZERO_LOYALTY: "704.5i",
-            _K.PLANESWALKER_UNIQUENESS: "704.5j",
-            _K.LEGEND_RULE: "704.5k",
-            _K.WORLD_RULE: "704.5m",
-            _K.ILLEGAL_AURA: "704.5n",
-            _K.ILLEGAL_EQUIPMENT: "704.5p",
-            _K.ILLEGAL_ATTACHMENT: "704.5q",
-            _K.COUNTER_ANNIHILATION: "704.5r",
-            _K.TEAM_LIFE: "806.8a",
-        },
-    ),
-    (
-        "2013-07-13",
-        {
-            _K.PLAYER_LIFE: "704.5a",
-            _K.EMPTY_LIBRARY: "704.5b",
-            _K.POISON: "704.5c",
-            _K.TOKEN_ZONE: "704.5d",
-            _K.COPY_ZONE: "704.5e",
-            _K.ZERO_TOUGHNESS: "704.5f",
-            _K.LETHAL_DAMAGE: "704.5g",
-            _K.DEATHTOUCH: "704.5h",
-            _K.ZERO_LOYALTY: "704.5i",
-            _K.PLANESWALKER_UNIQUENESS: "704.5j",
-            _K.LEGEND_RULE: "704.5k",
-            _K.WORLD_RULE: "704.5m",
-            _K.ILLEGAL_AURA: "704.5n",
-            _K.ILLEGAL_EQUIPMENT: "704.5p",
-            _K.ILLEGAL_ATTACHMENT: "704.5q",
-            _K.COUNTER_ANNIHILATION: "704.5r",
-            _K.COUNTER_LIMIT: "704.5s",
-            _K.TEAM_LIFE: "704.5t",
-            _K.TEAM_POISON: "704.5u",
-            _K.COMMANDER_DAMAGE: "704.5v",
-            _K.SCHEME: "704.5w",
-            _K.PHENOMENON: "704.5x",
-        },
-    ),
-    (
-        "2018-07-13",
-        {
-            _K.PLAYER_LIFE: "704.5a",
-            _K.EMPTY_LIBRARY: "704.5b",
-            _K.POISON: "704.5c",
-            _K.TOKEN_ZONE: "704.5d",
-            _K.COPY_ZONE: "704.5e",
-            _K.ZERO_TOUGHNESS: "704.5f",
-            _K.LETHAL_DAMAGE: "704.5g",
-            _K.DEATHTOUCH: "704.5h",
-            _K.ZERO_LOYALTY: "704.5i",
-            _K.LEGEND_RULE: "704.5j",
-            _K.WORLD_RULE: "704.5k",
-            _K.ILLEGAL_AURA: "704.5m",
-            _K.ILLEGAL_EQUIPMENT: "704.5n",
-            _K.ILLEGAL_ATTACHMENT: "704.5p",
-            _K.COUNTER_ANNIHILATION: "704.5q",
-            _K.COUNTER_LIMIT: "704.5r",
-            _K.SAGA: "704.5s",
-            _K.TEAM_LIFE: "704.5t",
-            _K.TEAM_POISON: "704.5u",
-            _K.COMMANDER_DAMAGE: "704.5v",
-            _K.SCHEME: "704.5w",
-            _K.PHENOMENON: "704.5x",
-        },
-    ),
-    (
-        "2022-04-29",
-        {
-            _K.PLAYER_LIFE: "704.5a",
-            _K.EMPTY_LIBRARY: "704.5b",
-            _K.POISON: "704.5c",
-            _K.TOKEN_ZONE: "704.5d",
-            _K.COPY_ZONE: "704.5e",
-            _K.ZERO_TOUGHNESS: "704.5f",
-            _K.LETHAL_DAMAGE: "704.5g",
-            _K.DEATHTOUCH: "704.5h",
-            _K.ZERO_LOYALTY: "704.5i",
-            _K.LEGEND_RULE: "704.5j",
-            _K.WORLD_RULE: "704.5k",
-            _K.ILLEGAL_AURA: "704.5m",
-            _K.ILLEGAL_EQUIPMENT: "704.5n",
-            _K.ILLEGAL_ATTACHMENT: "704.5p",
-            _K.COUNTER_ANNIHILATION: "704.5q",
-            _K.COUNTER_LIMIT: "704.5r",
-            _K.SAGA: "704.5s",
-            _K.DUNGEON: "704.5t",
-            _K.TEAM_LIFE: "704.6a",
-            _K.TEAM_POISON: "704.6b",
-            _K.COMMANDER_DAMAGE: "704.6c",
-            _K.COMMANDER_ZONE: "704.6d",
-            _K.SCHEME: "704.6e",
-            _K.PHENOMENON: "704.6f",
-        },
-    ),
-    (
-        "2025-02-07",
-        {
-            _K.PLAYER_LIFE: "704.5a",
-            _K.EMPTY_LIBRARY: "704.5b",
-            _K.POISON: "704.5c",
-            _K.TOKEN_ZONE: "704.5d",
-            _K.COPY_ZONE: "704.5e",
-            _K.ZERO_TOUGHNESS: "704.5f",
-            _K.LETHAL_DAMAGE: "704.5g",
-            _K.DEATHTOUCH: "704.5h",
-            _K.ZERO_LOYALTY: "704.5i",
-            _K.LEGEND_RULE: "704.5j",
-            _K.WORLD_RULE: "704.5k",
-            _K.ILLEGAL_AURA: "704.5m",
-            _K.ILLEGAL_EQUIPMENT: "704.5n",
-            _K.ILLEGAL_ATTACHMENT: "704.5p",
-            _K.COUNTER_ANNIHILATION: "704.5q",
-            _K.COUNTER_LIMIT: "704.5r",
-            _K.SAGA: "704.5s",
-            _K.DUNGEON: "704.5t",
-            _K.SPACE_SCULPTOR: "704.5u",
-            _K.BATTLE_DEFENSE: "704.5v",
-            _K.BATTLE_PROTECTOR: "704.5w",
-            _K.SIEGE_PROTECTOR: "704.5x",
-            _K.ROLES: "704.5y",
-            _K.SPEED: "704.5z",
-            _K.TEAM_LIFE: "704.6a",
-            _K.TEAM_POISON: "704.6b",
-            _K.COMMANDER_DAMAGE: "704.6c",
-            _K.COMMANDER_ZONE: "704.6d",
-            _K.SCHEME: "704.6e",
-            _K.PHENOMENON: "704.6f",
-        },
-    ),
+    ("0000-00-00", _lettered("420.5", _OLD_1999)),  # April 1999
+    ("2003-03-15", _lettered("420.5", _OLD_2003)),
+    ("2007-05-01", _lettered("420.5", _OLD_2007) | {_K.TEAM_LIFE: "606.8a"}),
+    ("2009-07-11", _lettered("704.5", _M10) | {_K.TEAM_LIFE: "806.8a"}),
+    ("2013-07-13", _lettered("704.5", [*_M10, _K.COUNTER_LIMIT, *_VARIANTS_2013])),
+    ("2018-07-13", _lettered("704.5", [*_M19, *_VARIANTS_2013])),
+    ("2022-04-29", _lettered("704.5", [*_M19, _K.DUNGEON]) | _lettered("704.6", _VARIANTS_2022)),
+    ("2025-02-07", _lettered("704.5", _AETHERDRIFT) | _lettered("704.6", _VARIANTS_2022)),
 ]
 
 # Notes cite these rules; found by signature, else by date.
