@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from index.model import Document
@@ -159,9 +160,9 @@ _LIST_PARENTS = ("704.5", "704.6", "420.5")
 _K = Kind
 
 
-def _lettered(parent: str, kinds: list[Kind]) -> dict[Kind, str]:
+def _lettered(parent: str, kinds: Sequence[Kind]) -> dict[Kind, str]:
     """Numbers the kinds of a list in order: ``parent`` + a, b, … (l and o are skipped)."""
-    letters = [c for c in "abcdefghijkmnpqrstuvwxyz"]
+    letters = "abcdefghijkmnpqrstuvwxyz"
     return {kind: f"{parent}{letters[i]}" for i, kind in enumerate(kinds)}
 
 
