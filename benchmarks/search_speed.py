@@ -6,7 +6,8 @@ Usage: ``python benchmarks/search_speed.py [--runs 10]`` (needs ../shared/corpus
    the same documents with the same schema (create_in, one writer, add_document, commit).
 2. Cold one-shot: ``judge search "legend rule"`` as a new process vs a bare Python script that
    imports whoosh, opens the same index and runs the same parsed query (median of N runs each,
-   interleaved).
+   interleaved), both with bytecode caching on and the project precompiled (see
+   ``_common.environment``).
 3. Warm: p50/p95 of in-process queries on an opened index (the question set plus shorthand,
    misspellings and rule numbers).
 """
@@ -14,7 +15,6 @@ Usage: ``python benchmarks/search_speed.py [--runs 10]`` (needs ../shared/corpus
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -24,6 +24,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _common import environment  # noqa: E402
 
 from index.reader import read_cr_path  # noqa: E402
 from index.search import _documents, _schema, build_search_index, search_documents  # noqa: E402
@@ -94,7 +97,10 @@ def main(argv: list[str] | None = None) -> int:
         store.add_bytes(path.read_bytes(), path.name, extra=build_search_index)
         build = store.build_path(str(doc.edition))
         assert build is not None
-        env = dict(os.environ, JUDGE_HOME=str(home))
+        # Both sides run with bytecode caching on and the project precompiled, as an installed
+        # wheel would (a developer shell's PYTHONDONTWRITEBYTECODE would make judge recompile
+        # its own sources on every run while whoosh's .pyc files are already in site-packages).
+        env = environment(JUDGE_HOME=str(home))
         judge = [str(Path(sys.executable).with_name("judge")), "search", "legend rule"]
         script = [sys.executable, "-c", BARE_QUERY, str(build / "search"), "legend rule"]
         _median_run(judge, env), _median_run(script, env)  # warm the OS cache and .pyc files
@@ -109,10 +115,8 @@ def main(argv: list[str] | None = None) -> int:
         )
 
         # 3. warm
-        from whoosh.index import open_dir
-
-        sys.path.insert(0, str(ROOT / "benchmarks"))
         from relevance import read_questions
+        from whoosh.index import open_dir
 
         queries = [q.text for q in read_questions()]
         queries += [

@@ -190,7 +190,6 @@ def _whoosh() -> Any:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=r"invalid escape sequence")
         import whoosh.fields
-        import whoosh.highlight
         import whoosh.index
         import whoosh.qparser
         import whoosh.query
@@ -923,7 +922,7 @@ def _parse(ix: Any, searcher: Any, text: str) -> Any:
     return _fuzzify(q, searcher.reader())
 
 
-_POOL = 60
+_POOL = 30
 """How many best BM25F hits are re-ranked by how much of the question they cover."""
 COORDINATION = 2.0
 """Exponent of the coordination factor (tuned on half A of the benchmark): a hit's score is
@@ -954,10 +953,33 @@ def _concepts(q: Any, reader: Any) -> list[tuple[frozenset[str], float]]:
     return list(out.items())
 
 
+COMMON = 0.08
+"""Words in more than this share of the documents are left out of the BM25F pass of a
+many-word question (they add little to its ranking and most of its cost); they still count in
+the coordination re-rank and are still highlighted."""
+
+
+def _prune(q: Any, reader: Any) -> Any:
+    """``q`` without its very common words, if it is a plain OR of several words."""
+    from whoosh.query import Or, Term
+
+    if type(q) is not Or:
+        return q
+    limit = COMMON * max(1, reader.doc_count())
+    keep = [
+        p
+        for p in q.subqueries
+        if type(p) is not Term or reader.doc_frequency(p.fieldname, p.text) <= limit
+    ]
+    if len({str(p.text) if type(p) is Term else id(p) for p in keep}) < 2:
+        return q
+    return Or(keep, boost=q.boost, scale=q.scale)
+
+
 def _coverage(fields: dict[str, Any], concepts: list[tuple[frozenset[str], float]]) -> float:
     """The idf-weighted share of ``concepts`` found in a hit's term, title and body."""
     text = " ".join(str(fields.get(f) or "") for f in _FIELDS)
-    have = {st for st, _a, _b in _stems(text)}
+    have = set(map(_stem, _TOKEN_RE.findall(text.lower())))
     total = sum(w for _, w in concepts) or 1.0
     return sum(w for stems, w in concepts if stems & have) / total
 
@@ -983,10 +1005,12 @@ def _run(
     if sections:
         section_q = w.query.Or([w.query.Term("section", x) for x in sections])
         flt = section_q if flt is None else w.query.And([flt, section_q])
-    results = searcher.search(q, limit=max(_POOL, limit * 2 + 5), filter=flt)
+    concepts = _concepts(q, searcher.reader()) if text else []
+    results = searcher.search(
+        _prune(q, searcher.reader()), limit=max(_POOL, limit * 2 + 5), filter=flt
+    )
     hits = [(float(h.score), h.fields()) for h in results]
     wanted = frozenset(str(t) for f, t in q.iter_all_terms() if f in _FIELDS)
-    concepts = _concepts(q, searcher.reader()) if text else []
     if len(concepts) > 1:
         hits = [(s * _coverage(f, concepts) ** COORDINATION, f) for s, f in hits]
         hits.sort(key=lambda h: -h[0])
