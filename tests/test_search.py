@@ -331,3 +331,13 @@ def test_rebuild_while_another_process_searches(tmp_path: Path) -> None:
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert int(out) > 0 and rebuilds >= 2
+
+
+def test_snippets_keep_the_published_punctuation(store_home: Path) -> None:
+    """Curly quotes are folded only for matching; snippets and JSON show the text as printed."""
+    found = search(_build(store_home, "2026-01-16"), "owners' graveyards legend rule", limit=5)
+    rule = next(r for r in found.results if r.id == "704.5j")
+    assert "owners’ graveyards" in rule.snippet and "“legend rule.”" in rule.snippet
+    assert "'" not in rule.snippet and rule.marks
+    code, out = _invoke(store_home, ["search", "legend rule", "--json", "-n", "1"])
+    assert code == 0 and "owners’ graveyards" in json.loads(out)["results"][0]["snippet"]
