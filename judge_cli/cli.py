@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from .common import (
+    CONTEXT_SETTINGS,
     GET_RULES,
     edition_option,
     emit_json,
@@ -61,7 +62,7 @@ LAZY_COMMANDS = {
 @click.group(
     cls=LazyGroup,
     lazy=LAZY_COMMANDS,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    context_settings=CONTEXT_SETTINGS,
 )
 @click.version_option(package_name="judge-cli", prog_name="judge")
 def cli() -> None:
@@ -78,7 +79,7 @@ def _echo_markdown(markdown: str) -> None:
     click.echo(show(markdown, terminal=stdout_is_terminal()), nl=False)
 
 
-@cli.command()
+@cli.command(context_settings=CONTEXT_SETTINGS)
 @click.argument("refs", nargs=-1, required=True, metavar="REF...")
 @edition_option
 @click.option("--no-subrules", is_flag=True, help="Show only the rule named, not its subrules.")
@@ -130,7 +131,7 @@ def rule(refs: tuple[str, ...], edition: str | None, no_subrules: bool, as_json:
     _echo_markdown(rules_markdown(records, loaded))
 
 
-@cli.command()
+@cli.command(context_settings=CONTEXT_SETTINGS)
 @click.argument("term", nargs=-1, required=True)
 @edition_option
 @json_option
@@ -157,7 +158,7 @@ def define(term: tuple[str, ...], edition: str | None, as_json: bool) -> None:
     _echo_markdown(definition_markdown(record, loaded))
 
 
-@cli.command()
+@cli.command(context_settings=CONTEXT_SETTINGS)
 @json_option
 def editions(as_json: bool) -> None:
     """List the stored editions: date, number of rules and glossary entries, source."""
@@ -180,12 +181,12 @@ def editions(as_json: bool) -> None:
         )
 
 
-@cli.group("index")
+@cli.group("index", context_settings=CONTEXT_SETTINGS)
 def index_group() -> None:
     """Store, rebuild and remove editions."""
 
 
-@index_group.command("build")
+@index_group.command("build", context_settings=CONTEXT_SETTINGS)
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @json_option
 def index_build(files: tuple[str, ...], as_json: bool) -> None:
@@ -211,7 +212,7 @@ def index_build(files: tuple[str, ...], as_json: bool) -> None:
             )
 
 
-@index_group.command("remove")
+@index_group.command("remove", context_settings=CONTEXT_SETTINGS)
 @click.argument("edition")
 def index_remove(edition: str) -> None:
     """Delete a stored edition."""

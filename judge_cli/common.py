@@ -17,6 +17,7 @@ import click
 from index.model import Document
 
 __all__ = [
+    "CONTEXT_SETTINGS",
     "GET_RULES",
     "Loaded",
     "edition_option",
@@ -32,6 +33,10 @@ GET_RULES = (
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+# Given to every command, not only the group: click caches a command's help option the first
+# time it is built, so a command used outside the group (in a test) must carry its own.
+CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
 
 
 def fail(message: str) -> NoReturn:

@@ -12,7 +12,15 @@ from typing import IO, TYPE_CHECKING
 
 import click
 
-from .common import GET_RULES, edition_option, emit_json, fail, json_option, stdout_is_terminal
+from .common import (
+    CONTEXT_SETTINGS,
+    GET_RULES,
+    edition_option,
+    emit_json,
+    fail,
+    json_option,
+    stdout_is_terminal,
+)
 
 if TYPE_CHECKING:
     from index.diff import Change, Event, WordOp
@@ -97,7 +105,7 @@ def _change_lines(change: Change, color: bool) -> list[str]:
     return lines
 
 
-@click.command()
+@click.command(context_settings=CONTEXT_SETTINGS)
 @click.argument("ref", required=False)
 @click.option(
     "--from", "from_", metavar="DATE", help="The older edition. Default: the one before --to."
@@ -164,7 +172,7 @@ def _event_lines(event: Event, color: bool) -> list[str]:
     return lines
 
 
-@click.command()
+@click.command(context_settings=CONTEXT_SETTINGS)
 @click.argument("ref")
 @edition_option
 @json_option
@@ -212,7 +220,7 @@ def history(ref: str, edition: str | None, as_json: bool) -> None:
         click.echo(f"Unchanged since then (now {number}).")
 
 
-@click.command("cite-check")
+@click.command("cite-check", context_settings=CONTEXT_SETTINGS)
 @click.argument("file", type=click.File("r", encoding="utf-8", errors="replace"))
 @edition_option
 @click.option(

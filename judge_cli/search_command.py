@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .common import GET_RULES, edition_option, emit_json, fail, json_option, stdout_is_terminal
+from .common import (
+    CONTEXT_SETTINGS,
+    GET_RULES,
+    edition_option,
+    emit_json,
+    fail,
+    json_option,
+    stdout_is_terminal,
+)
 
 if TYPE_CHECKING:
     from index.search import SearchResult, SearchResults
@@ -20,7 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["search"]
 
 
-@click.command()
+@click.command(context_settings=CONTEXT_SETTINGS)
 @click.argument("query", nargs=-1, required=True, metavar="QUERY...")
 @edition_option
 @click.option(

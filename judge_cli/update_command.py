@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from .common import CONTEXT_SETTINGS
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -58,7 +60,7 @@ def _describe(result: UpdateResult) -> str:
     return f"Up to date: the newest edition offered, {result.edition}, is already stored."
 
 
-@click.command("update")
+@click.command("update", context_settings=CONTEXT_SETTINGS)
 @click.option(
     "--url",
     metavar="URL",

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from ..common import edition_option, emit_json, fail, load_document, sample_notice
+from ..common import CONTEXT_SETTINGS, edition_option, emit_json, fail, load_document, sample_notice
 
 __all__ = ["check"]
 
 
-@click.command("check")
+@click.command("check", context_settings=CONTEXT_SETTINGS)
 @click.argument("file", metavar="FILE")
 @edition_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
