@@ -24,13 +24,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import json
 import math
 import os
 import re
-import shutil
-import tempfile
 import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -244,6 +241,8 @@ def _make_schema() -> Any:
 
 def document_hash(doc: Document) -> str:
     """A hash of everything the index is built from, plus the schema version."""
+    import hashlib
+
     h = hashlib.sha256(f"judge-search-{SCHEMA_VERSION}\n{doc.edition}\n".encode())
     for r in doc.rules.values():
         h.update(json.dumps([r.number, r.text, r.examples]).encode())
@@ -356,6 +355,8 @@ def _write(ix: Any, docs: Iterable[dict[str, Any]]) -> None:
 
 def build_search_index(doc: Document, folder: Path) -> None:
     """Writes ``folder / "search"``: the whoosh index of ``doc`` and a hash of what it holds."""
+    import shutil
+
     w = _whoosh()
     target = folder / "search"
     if target.exists():
@@ -374,6 +375,9 @@ def build_search_index(doc: Document, folder: Path) -> None:
 
 def rebuild_search_index(doc: Document, folder: Path) -> None:
     """Rebuilds ``folder / "search"`` beside the old one and swaps it in (for stale indexes)."""
+    import shutil
+    import tempfile
+
     tmp = Path(tempfile.mkdtemp(prefix=".search-", dir=folder))
     try:
         build_search_index(doc, tmp)
@@ -405,6 +409,9 @@ def build_cached_index(doc: Document, cache: Path, name: str, key: str | None = 
     Used for the bundled sample and for notes, which have no build folder of their own. The
     index is built in a private folder and renamed into place, so readers never see half of it.
     """
+    import shutil
+    import tempfile
+
     digest = key or document_hash(doc)[:16]
     final = cache / f"{name}-{digest}"
     if (final / "search" / _META).is_file():
@@ -429,6 +436,8 @@ def build_cached_index(doc: Document, cache: Path, name: str, key: str | None = 
 
 def build_notes_index(cache: Path, notes: list[tuple[str, str]]) -> Path:
     """The folder of the index of stored Markdown notes, rebuilt only when the notes change."""
+    import hashlib
+
     raw = hashlib.sha256(f"notes-{SCHEMA_VERSION}".encode())
     for name, text in notes:
         raw.update(json.dumps([name, text]).encode())
