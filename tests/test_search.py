@@ -341,3 +341,10 @@ def test_snippets_keep_the_published_punctuation(store_home: Path) -> None:
     assert "'" not in rule.snippet and rule.marks
     code, out = _invoke(store_home, ["search", "legend rule", "--json", "-n", "1"])
     assert code == 0 and "owners’ graveyards" in json.loads(out)["results"][0]["snippet"]
+
+
+def test_glossary_entry_lends_to_the_rule_it_names(store_home: Path) -> None:
+    # The "First Strike" entry says "See rule 702.7": that rule leads, above the entry.
+    ids = [r.id for r in search(_build(store_home, "2025-02-07"), "first strike", limit=10).results]
+    assert ids[0] == "702.7"
+    assert "glossary:First Strike" not in ids[:1]
