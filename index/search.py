@@ -520,6 +520,8 @@ _NUMBER_WORDS = dict(
         ]
     )
 )
+_NUMBER_KEYS = {word: str(n) for n, word in _NUMBER_WORDS.items()} | {"no": "0"}
+"""The number a spelled-out count stands for, so "10" and "ten" count as one query word."""
 _OPERATOR_RE = re.compile(r"^(?:AND|OR|NOT|ANDNOT|ANDMAYBE)$")
 
 
@@ -560,6 +562,13 @@ def _expand_shorthand(text: str) -> str:
                 else m.group(1)
             ),
             part,
+        )
+        # "no loyalty counters": a count of none; the rules write the count ("loyalty 0").
+        part = re.sub(
+            r"(?<![\w'-])no(?=\s+(?!longer\b|more\b|one\b|other\b|matter\b)[a-z])",
+            "(no OR 0 OR zero)",
+            part,
+            flags=re.IGNORECASE,
         )
         out.append(part)
     return "".join(out)
@@ -949,12 +958,19 @@ def _concepts(q: Any, reader: Any) -> list[tuple[frozenset[str], float]]:
 
     parts = q.subqueries if type(q) is Or else [q]
     total = max(1, reader.doc_count())
-    out: dict[frozenset[str], float] = {}
+    groups: dict[str, set[str]] = {}
     for part in parts:
         if type(part) is Term:
             stems = frozenset([str(part.text)])
+            # A number and its spelling ("10", "ten"; "no", "0", "zero") are one word.
+            key = _NUMBER_KEYS.get(str(part.text), str(part.text))
         else:
             stems = frozenset(str(t) for f, t in part.iter_all_terms() if f in _FIELDS)
+            key = " ".join(sorted(stems))
+        groups.setdefault(key, set()).update(stems)
+    out: dict[frozenset[str], float] = {}
+    for members in groups.values():
+        stems = frozenset(members)
         if not stems or stems in out:
             continue
         df = min(reader.doc_frequency("body", t) + reader.doc_frequency("title", t) for t in stems)

@@ -348,3 +348,12 @@ def test_glossary_entry_lends_to_the_rule_it_names(store_home: Path) -> None:
     ids = [r.id for r in search(_build(store_home, "2025-02-07"), "first strike", limit=10).results]
     assert ids[0] == "702.7"
     assert "glossary:First Strike" not in ids[:1]
+
+
+def test_no_counts_as_zero() -> None:
+    from index.search import _expand_shorthand
+
+    # "no loyalty counters" is a count of none: the rules write "loyalty 0".
+    assert "(no OR 0 OR zero)" in _expand_shorthand("planeswalker with no loyalty counters")
+    assert _expand_shorthand("no longer legal") == "no longer legal"
+    assert "(10 OR ten)" in _expand_shorthand("10 poison counters")
