@@ -196,7 +196,8 @@ def _print(found: SearchResults, text: str, label: str, is_sample: bool) -> None
                 head = f"**{r.number}**{title}"
             lines.append(head)
             lines.append("")
-            lines.append("> " + _bold(r, terminal))
+            # A glossary snippet can span paragraphs: quote every line of it.
+            lines.extend("> " + part for part in _bold(r, terminal).split("\n"))
             if r.example:
                 lines.append(">")
                 lines.append("> Example: " + escape(r.example))
