@@ -64,7 +64,9 @@ __all__ = [
     "search_documents",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+TOKEN_PATTERN = r"[+-]\d+/[+-]\d+|\w+(?:\.?\w+)*"
+"""Words, rule numbers ("704.5j") and power/toughness changes ("+1/+1", "-2/-2") as tokens."""
 """Bumped whenever the schema or the analysis changes; an index with another version is stale."""
 MAX_QUERY_CHARS = 500
 """Longer queries are refused with a clear message (a question is never this long)."""
@@ -210,8 +212,10 @@ def _analyzer(stop: bool = True) -> Any:
     from whoosh.analysis import StemmingAnalyzer
 
     # Tokens like "704.5j" stay whole; "owner's" → "owner", "s" (the "s" is a stop word).
+    # Power/toughness changes ("+1/+1", "-1/-1") are one token each: without that, "-2/-2"
+    # reads as two "2"s and matches every rule with a 2 in it.
     stoplist = _QUESTION_WORDS | {"s", "t"} if stop else None
-    return StemmingAnalyzer(stoplist=stoplist, minsize=1)
+    return StemmingAnalyzer(expression=TOKEN_PATTERN, stoplist=stoplist, minsize=1)
 
 
 def _make_schema() -> Any:
@@ -683,8 +687,8 @@ def _fuzzify(q: Any, reader: Any) -> Any:
     return q.accept(fix)
 
 
-_TOKEN_RE = re.compile(r"\w+(?:\.?\w+)*")
-"""The tokens of whoosh's default RegexTokenizer (the schema's analyzers use it)."""
+_TOKEN_RE = re.compile(TOKEN_PATTERN)
+"""The tokens the schema's analyzers index (see :data:`TOKEN_PATTERN`)."""
 _SNIPPET_CHARS = 240
 
 

@@ -357,3 +357,10 @@ def test_no_counts_as_zero() -> None:
     assert "(no OR 0 OR zero)" in _expand_shorthand("planeswalker with no loyalty counters")
     assert _expand_shorthand("no longer legal") == "no longer legal"
     assert "(10 OR ten)" in _expand_shorthand("10 poison counters")
+
+
+def test_power_toughness_changes_are_single_tokens() -> None:
+    from index.search import _analyzer
+
+    tokens = [t.text for t in _analyzer()("a -2/-2 effect and a +1/+1 counter on 704.5q")]
+    assert tokens == ["-2/-2", "effect", "+1/+1", "counter", "704.5q"]
