@@ -30,6 +30,7 @@ __all__ = [
     "EditionInfo",
     "EditionStore",
     "NoEditionError",
+    "StoreError",
     "StoredEdition",
     "document_from_data",
     "document_to_data",
@@ -37,6 +38,23 @@ __all__ = [
 
 FORMAT = 1
 _STALE_SECONDS = 60.0
+
+
+class StoreError(ValueError):
+    """Raised when a stored edition's files cannot be read (damaged or half-deleted by hand)."""
+
+    def __init__(self, edition: str, path: Path, reason: str) -> None:
+        self.edition = edition
+        self.path = path
+        super().__init__(f"the stored edition {edition} is damaged: {path} ({reason})")
+
+
+def _read_json(path: Path, edition: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise StoreError(edition, path, reason) from None
 
 
 class NoEditionError(LookupError):
@@ -196,7 +214,7 @@ class EditionStore:
         build = self._current(edition)
         if build is None:
             raise NoEditionError(edition, self.dates())
-        meta = json.loads((build / "meta.json").read_text(encoding="utf-8"))
+        meta = _read_json(build / "meta.json", edition)
         return EditionInfo(
             meta["edition"], meta["rules"], meta["glossary"], meta["source"], meta["sha256"]
         )
@@ -211,7 +229,7 @@ class EditionStore:
         build = self._current(edition)
         if build is None:
             raise NoEditionError(edition, self.dates())
-        data = json.loads((build / "edition.json").read_text(encoding="utf-8"))
+        data = _read_json(build / "edition.json", edition)
         doc = document_from_data(data)
         info = EditionInfo(
             edition, len(doc.rules), len(doc.glossary), data["source"], data["sha256"]
@@ -236,7 +254,7 @@ class EditionStore:
         if build is None:
             raise NoEditionError(edition, self.dates())
         meta = self.info(edition)
-        all_numbers: list[str] = json.loads((build / "numbers.json").read_text(encoding="utf-8"))
+        all_numbers: list[str] = _read_json(build / "numbers.json", edition)
         heads = [n for n in all_numbers if len(n) == 3]
         families = {"sections"}
         for start, end in spans:
@@ -253,7 +271,7 @@ class EditionStore:
             path = build / "rules" / f"{family}.json"
             if not path.is_file():
                 continue
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = _read_json(path, edition)
             rows.extend(data["rules"])
             cites.update(data["cites"])
             cited_by.update(data["cited_by"])
@@ -357,8 +375,8 @@ class EditionStore:
         ]
 
     def remove(self, edition: str) -> None:
-        """Deletes a stored edition. Raises :class:`NoEditionError`."""
-        if not self.has(edition):
+        """Deletes a stored edition, damaged or not. Raises :class:`NoEditionError`."""
+        if not edition or edition.startswith(".") or not (self.editions_dir / edition).is_dir():
             raise NoEditionError(edition, self.dates())
         import shutil
         import tempfile

@@ -36,6 +36,18 @@ class LazyGroup(click.Group):
         super().__init__(*args, **kwargs)
         self.lazy = dict(lazy or {})
 
+    def invoke(self, ctx: click.Context) -> Any:
+        # The one place a damaged data folder becomes an "Error:" line, for every command.
+        from index.store import StoreError
+
+        try:
+            return super().invoke(ctx)
+        except StoreError as exc:
+            raise click.ClickException(
+                f"{exc}. Rebuild it with `judge index build FILE`, "
+                f"or remove it with `judge index remove {exc.edition}`."
+            ) from None
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy])
 

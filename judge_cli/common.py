@@ -113,7 +113,7 @@ def load_document(
             f"edition {edition} is not stored (stored: {have}). "
             "Run `judge editions` to list them, or store it with `judge index build FILE`."
         )
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, KeyError) as exc:
         fail(
             f"the stored edition in {store.root} could not be read ({exc}). "
             "Rebuild it with `judge index build FILE`."

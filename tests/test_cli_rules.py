@@ -308,3 +308,18 @@ def test_modern_edition_end_to_end(judge_home: Path) -> None:
     assert out.startswith("Lethal Damage\n")
     code, out = run("define", "deathtuch")
     assert out.startswith("No entry for “deathtuch”; did you mean Deathtouch?")
+
+
+def test_damaged_edition_is_an_error_not_a_traceback(built: Path, cr_excerpt: Path) -> None:
+    build = next((built / "editions" / "2030-03-01").glob("b-*"))
+    (build / "meta.json").write_text("{damaged", encoding="utf-8")
+    (build / "edition.json").write_text("{damaged", encoding="utf-8")
+    for argv in (["editions"], ["rule", "704.5j"], ["define", "legend rule"]):
+        code, out = run(*argv)
+        assert code == 1, argv
+        assert out.startswith("Error: the stored edition 2030-03-01 is damaged: "), argv
+        assert out.rstrip().endswith("or remove it with `judge index remove 2030-03-01`."), argv
+    assert run("index", "build", str(cr_excerpt))[0] == 0  # a rebuild repairs it
+    assert run("rule", "704.5j")[0] == 0
+    (next((built / "editions" / "2030-03-01").glob("b-*")) / "edition.json").unlink()
+    assert run("index", "remove", "2030-03-01") == (0, "Removed edition 2030-03-01.\n")
