@@ -58,8 +58,8 @@ def read_glossary_text(text: str, source: str = "") -> list[GlossaryEntry]:
         nxt = paragraphs[index + 1][1] if index + 1 < len(paragraphs) else ""
         if _is_term(para) and nxt and not _is_term(nxt):
             entries.append(GlossaryEntry(para, "", line))
-        elif _is_term(para) and not entries:
-            continue  # the excerpt's own title
+        elif _is_term(para) and (not entries or not nxt):
+            continue  # the excerpt's own title, or a last term cut off before its definition
         elif entries:
             entry = entries[-1]
             entry.definition = f"{entry.definition}\n{para}" if entry.definition else para

@@ -23,8 +23,11 @@ __all__ = [
     "edition_option",
     "emit_json",
     "fail",
+    "fail_not_stored",
     "json_option",
     "load_document",
+    "wants_newest",
+    "wants_sample",
 ]
 
 GET_RULES = (
@@ -98,27 +101,41 @@ def load_document(
     from index.store import EditionStore, NoEditionError
 
     store = EditionStore.from_env()
-    if edition is not None and edition.strip().lower() == "sample":
+    if wants_sample(edition):
         return Loaded(load_named_sample(store), is_sample=True)
     try:
         stored = store.load(edition) if spans is None else store.load_rules(edition, spans)
     except NoEditionError as exc:
-        wants_newest = edition is None or edition.strip().lower() in ("latest", "newest")
-        if wants_newest and not exc.stored:
+        if wants_newest(edition) and not exc.stored:
             from .sample import load_sample
 
             return Loaded(load_sample(), is_sample=True)
-        have = ", ".join(exc.stored) if exc.stored else "none"
-        fail(
-            f"edition {edition} is not stored (stored: {have}). "
-            "Run `judge editions` to list them, or store it with `judge index build FILE`."
-        )
+        fail_not_stored(edition, exc.stored)
     except (OSError, KeyError) as exc:
         fail(
             f"the stored edition in {store.root} could not be read ({exc}). "
             "Rebuild it with `judge index build FILE`."
         )
     return Loaded(stored.document, stored.cites, stored.cited_by, stored.dangling, path=stored.path)
+
+
+def wants_newest(edition: str | None) -> bool:
+    """Checks if an ``--edition`` value asks for the newest edition (the default)."""
+    return edition is None or edition.strip().lower() in ("", "latest", "newest")
+
+
+def wants_sample(edition: str | None) -> bool:
+    """Checks if an ``--edition`` value asks for the bundled sample."""
+    return edition is not None and edition.strip().lower() == "sample"
+
+
+def fail_not_stored(edition: str | None, stored: list[str]) -> NoReturn:
+    """Stops with the message for an edition that is not stored, listing those that are."""
+    have = ", ".join(stored) if stored else "none"
+    fail(
+        f"edition {edition} is not stored (stored: {have}). "
+        "Run `judge editions` to list them, or store it with `judge index build FILE`."
+    )
 
 
 def load_named_sample(store: Any) -> Document:
@@ -131,6 +148,13 @@ def load_named_sample(store: Any) -> Document:
 
 def sample_notice() -> str:
     """The line printed under answers that came from the bundled sample."""
+    from index.store import EditionStore
+
+    if EditionStore.from_env().dates():
+        return (
+            "Answered from the bundled sample, as asked (--edition sample); "
+            "leave --edition out for the newest stored edition."
+        )
     return "Answered from the bundled sample: no edition is stored. " + GET_RULES
 
 

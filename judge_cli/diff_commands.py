@@ -18,6 +18,7 @@ from .common import (
     edition_option,
     emit_json,
     fail,
+    fail_not_stored,
     json_option,
     stdout_is_terminal,
 )
@@ -64,8 +65,7 @@ def _edition_before(to: str | None) -> str:
     try:
         newer = store.resolve(to)
     except NoEditionError as exc:
-        have = ", ".join(exc.stored) if exc.stored else "none"
-        fail(f"edition {to} is not stored (stored: {have}). Run `judge editions` to list them.")
+        fail_not_stored(to, exc.stored)
     older = [d for d in store.dates() if d < newer]
     if not older:
         fail(f"no edition older than {newer} is stored: give --from, or store an older edition.")

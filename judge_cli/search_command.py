@@ -14,12 +14,15 @@ import click
 
 from .common import (
     CONTEXT_SETTINGS,
-    GET_RULES,
     edition_option,
     emit_json,
     fail,
+    fail_not_stored,
     json_option,
+    sample_notice,
     stdout_is_terminal,
+    wants_newest,
+    wants_sample,
 )
 
 if TYPE_CHECKING:
@@ -82,16 +85,14 @@ def _target(edition: str | None) -> tuple[Path, str, bool, list[Any]]:
 
     store = EditionStore.from_env()
     cache = store.root / "cache"
+    if wants_sample(edition):
+        return _sample_target(cache, named=True)
     try:
         date = store.resolve(edition)
     except NoEditionError as exc:
-        if (edition is None or edition.strip().lower() in ("latest", "newest")) and not exc.stored:
+        if wants_newest(edition) and not exc.stored:
             return _sample_target(cache)
-        have = ", ".join(exc.stored) if exc.stored else "none"
-        fail(
-            f"edition {edition} is not stored (stored: {have}). "
-            "Run `judge editions` to list them, or store it with `judge index build FILE`."
-        )
+        fail_not_stored(edition, exc.stored)
     build = store.build_path(date)
     if build is None:
         fail(f"edition {date} could not be read. Rebuild it with `judge index build FILE`.")
@@ -140,15 +141,18 @@ def _notes(store: Any, cache: Path) -> list[Any]:
     return [ix]
 
 
-def _sample_target(cache: Path) -> tuple[Path, str, bool, list[Any]]:
+def _sample_target(cache: Path, *, named: bool = False) -> tuple[Path, str, bool, list[Any]]:
+    """The bundled sample's index; ``named``: its stripped paragraphs named from stored editions."""
     from index.search import build_cached_index
     from index.store import EditionStore
 
+    from .common import load_named_sample
     from .sample import load_sample
 
     # Measured: building the sample's index takes ~0.1 s, opening a cached one ~5 ms, so the
-    # index is cached on disk per content hash (RAM only when the data folder is read-only).
-    doc = load_sample()
+    # index is cached on disk per content hash (in the temporary folder when the data folder
+    # cannot be written).
+    doc = load_named_sample(EditionStore.from_env()) if named else load_sample()
     try:
         folder = build_cached_index(doc, cache, "sample")
     except OSError:
@@ -203,7 +207,7 @@ def _print(found: SearchResults, text: str, label: str, is_sample: bool) -> None
                 lines.append("> Example: " + escape(r.example))
             lines.append("")
     if is_sample:
-        lines.append(f"Answered from the bundled sample: no edition is stored. {GET_RULES}")
+        lines.append(sample_notice())
     else:
         lines.append(f"Edition {label}.")
     click.echo(show("\n".join(lines) + "\n", terminal=terminal), nl=False)

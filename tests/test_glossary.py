@@ -126,3 +126,9 @@ def test_edition_sample_names_stripped_paragraphs_from_stored_editions(judge_hom
     assert EditionStore.from_env().dates() == ["2007-07-13"]  # the sample is not stored
     result = CliRunner().invoke(cli, ["define", "mana burn", "--edition", "sample"])
     assert result.output.startswith("Mana Burn\n")
+
+
+def test_a_term_cut_off_at_the_end_of_an_excerpt_is_not_a_definition() -> None:
+    burn = next(e for e in load_sample().glossary if e.term == "Mana Burn")
+    assert burn.definition.endswith("See rule 300.3.")
+    assert "Mana Cost" not in burn.definition
