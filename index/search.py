@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import heapq
 import json
 import math
 import os
 import re
 import warnings
+import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -617,22 +619,28 @@ def _scope_filter(scope: str) -> Any:
     return None
 
 
-_PARSERS: dict[int, Any] = {}
+_PARSERS: dict[tuple[str, ...], Any] = {}
 
 
-def _parser(ix: Any) -> Any:
-    key = id(ix.schema)
+def _parser(searcher: Any) -> Any:
+    """The query parser for a searcher's schema, made once per process and reused.
+
+    Keyed by the schema's field names: every index here is written with :func:`_schema`, and
+    ``ix.schema`` would re-read the index's table of contents (a new object) on every call.
+    """
+    schema = searcher.schema
+    key = tuple(schema.names())
     if key not in _PARSERS:
-        _PARSERS[key] = _make_parser(ix)
+        _PARSERS[key] = _make_parser(schema)
     return _PARSERS[key]
 
 
-def _make_parser(ix: Any) -> Any:
+def _make_parser(schema: Any) -> Any:
     w = _whoosh()
     qp = w.qparser
     parser = qp.MultifieldParser(
         list(_FIELDS),
-        ix.schema,
+        schema,
         fieldboosts=dict(FIELD_BOOSTS),
         group=qp.OrGroup.factory(0.9),
     )
@@ -933,7 +941,7 @@ def _parse(ix: Any, searcher: Any, text: str) -> Any:
     w = _whoosh()
     expanded = _expand_shorthand(text)
     try:
-        q = _parser(ix).parse(expanded)
+        q = _parser(searcher).parse(expanded)
     except Exception as exc:  # whoosh's parser raises assorted errors on odd input
         raise QuerySyntaxError(f"the query could not be read ({exc})") from None
     if q is w.query.NullQuery or isinstance(q, type(w.query.NullQuery)):
@@ -1048,6 +1056,82 @@ def _lend(
     return out
 
 
+_LENGTHS: weakref.WeakKeyDictionary[Any, dict[tuple[str, int], float]] = weakref.WeakKeyDictionary()
+"""Field lengths looked up so far, per reader (a warm searcher asks for the same ones)."""
+
+
+def _top(searcher: Any, q: Any, limit: int, flt: Any) -> list[tuple[float, dict[str, Any]]]:
+    """The ``limit`` best (score, stored fields) of ``q``, as ``searcher.search`` ranks them.
+
+    A plain OR (what a question parses to) is scored here directly: per term, its
+    postings' BM25F scores (whoosh's own formula, statistics and summation order, so the
+    scores are the same to the last bit) are added into one table; ties go to the earlier
+    document, as in whoosh's collector. This skips whoosh's union matcher and collector, most
+    of the time a many-word question took. A phrase or group inside the OR is scored by its own
+    whoosh matcher; any other query goes through ``searcher.search``.
+    """
+    from whoosh.query import Or, Term
+    from whoosh.scoring import BM25F, bm25
+
+    reader = searcher.reader()
+    parts = q.subqueries if type(q) is Or else [q]
+    weighting = searcher.weighting
+    if (
+        type(weighting) is not BM25F
+        or (type(q) is Or and (q.boost != 1.0 or q.scale or q.minmatch))
+        or (type(q) is not Or and type(q) is not Term)
+        or reader.has_deletions()
+        or not reader.is_atomic()
+    ):
+        results = searcher.search(q, limit=limit, filter=flt)
+        return [(float(h.score), h.fields()) for h in results]
+    allowed = set(searcher.docs_for_query(flt)) if flt is not None else None
+    lengths = _LENGTHS.setdefault(reader, {})
+    scores: dict[int, float] = {}
+    schema = searcher.schema
+    context = searcher.context()
+    for part in parts:
+        if type(part) is not Term:
+            # A phrase or a group (shorthand, a fuzzy word): whoosh's matcher scores it.
+            m = part.matcher(searcher, context)
+            while m.is_active():
+                docnum = m.id()
+                if allowed is None or docnum in allowed:
+                    scores[docnum] = scores.get(docnum, 0.0) + m.score()
+                m.next()
+            continue
+        fieldname = part.fieldname
+        if fieldname not in schema:
+            continue
+        field = schema[fieldname]
+        try:
+            text = field.to_bytes(part.text)
+        except ValueError:
+            continue
+        if (fieldname, text) not in reader:
+            continue
+        idf = searcher.idf(fieldname, text)
+        avgfl = searcher.avg_field_length(fieldname) or 1
+        b = weighting._field_B.get(fieldname, weighting.B)
+        k1 = weighting.K1
+        boost = part.boost
+        m = reader.postings(fieldname, text)
+        while m.is_active():
+            docnum = m.id()
+            if allowed is None or docnum in allowed:
+                key = (fieldname, docnum)
+                fl = lengths.get(key)
+                if fl is None:
+                    fl = lengths[key] = searcher.doc_field_length(docnum, fieldname, 1)
+                s = bm25(idf, m.weight(), fl, avgfl, b, k1)
+                if boost != 1.0:
+                    s *= boost
+                scores[docnum] = scores.get(docnum, 0.0) + s
+            m.next()
+    best = heapq.nsmallest(limit, scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    return [(score, searcher.stored_fields(docnum)) for docnum, score in best if score > 0]
+
+
 def _run(
     ix: Any, searcher: Any, text: str, limit: int, scope: str, seen: set[str]
 ) -> list[SearchResult]:
@@ -1070,10 +1154,7 @@ def _run(
         section_q = w.query.Or([w.query.Term("section", x) for x in sections])
         flt = section_q if flt is None else w.query.And([flt, section_q])
     concepts = _concepts(q, searcher.reader()) if text else []
-    results = searcher.search(
-        _prune(q, searcher.reader()), limit=max(_POOL, limit * 2 + 5), filter=flt
-    )
-    hits = [(float(h.score), h.fields()) for h in results]
+    hits = _top(searcher, _prune(q, searcher.reader()), max(_POOL, limit * 2 + 5), flt)
     wanted = frozenset(str(t) for f, t in q.iter_all_terms() if f in _FIELDS)
     if len(concepts) > 1:
         hits = [(s * _coverage(f, concepts) ** COORDINATION, f) for s, f in hits]
