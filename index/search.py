@@ -650,6 +650,55 @@ def _make_parser(schema: Any) -> Any:
     return parser
 
 
+_SYNTAX_RE = re.compile(r"[\"():*]|(?<!\w)'")
+_OPERATOR_WORDS = frozenset(["and", "or", "not", "andnot", "andmaybe"])
+
+
+def _direct_query(schema: Any, text: str) -> Any:
+    """The query the parser makes of plain words, built directly; None if ``text`` has syntax.
+
+    Plain words (no quotes, groups, fields or operators) parse to one OR of every word in every
+    field of :data:`_FIELDS` with :data:`FIELD_BOOSTS`; building it here skips the parser's
+    tokenising and its plugins (most of a parse). A word the analyzer splits into several tokens
+    ("day/night") is left to the parser. ``tests/test_search.py`` checks both give equal queries.
+    """
+    from whoosh.query import Or, Term
+
+    if _SYNTAX_RE.search(text):
+        return None
+    words: list[Any] = []
+    for word in text.split():
+        if word.lower() in _OPERATOR_WORDS and not word.islower():
+            return None
+        terms: list[Any] = []
+        for fieldname in _FIELDS:
+            tokens = list(schema[fieldname].process_text(word, mode="query"))
+            if len(tokens) > 1:
+                return None
+            if tokens:
+                terms.append(Term(fieldname, tokens[0], boost=FIELD_BOOSTS[fieldname]))
+        if terms:
+            words.append(Or(terms))
+    return Or(words, scale=0.9).normalize()
+
+
+_LEXICON: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], list[str]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per reader: the indexed words of a field that start with a letter (for fuzzy matching)."""
+
+
+def _words_starting(reader: Any, fieldname: str, letter: str) -> list[str]:
+    cache = _LEXICON.setdefault(reader, {})
+    key = (fieldname, letter)
+    if key not in cache:
+        cache[key] = [
+            cand.decode("utf-8") if isinstance(cand, bytes) else cand
+            for cand in reader.expand_prefix(fieldname, letter)
+        ]
+    return cache[key]
+
+
 def _within(a: str, b: str, limit: int) -> bool:
     """Checks if the edit distance between ``a`` and ``b`` is at most ``limit`` (banded)."""
     if abs(len(a) - len(b)) > limit:
@@ -682,10 +731,10 @@ def _fuzzify(q: Any, reader: Any) -> Any:
                 return node
             dist = 1 if len(text) <= 6 else 2
             near: set[str] = set()
+            size = len(text)
             for fieldname in ("term", "body"):
-                for cand in reader.expand_prefix(fieldname, text[0]):
-                    word = cand.decode("utf-8") if isinstance(cand, bytes) else cand
-                    if _within(text, word, dist):
+                for word in _words_starting(reader, fieldname, text[0]):
+                    if abs(len(word) - size) <= dist and _within(text, word, dist):
                         near.add(word)
             if not near:
                 return node
@@ -708,10 +757,20 @@ def _stem(word: str) -> str:
     return str(stem(word))
 
 
-def _stems(text: str) -> Iterator[tuple[str, int, int]]:
-    """(stem, start, end) for each word of ``text``, as the index saw it."""
-    for m in _TOKEN_RE.finditer(text):
-        yield _stem(m.group().lower()), m.start(), m.end()
+@functools.lru_cache(maxsize=4096)
+def _stems(text: str) -> tuple[tuple[str, int, int], ...]:
+    """(stem, start, end) for each word of ``text``, as the index saw it.
+
+    Cached by text: the same rules come back for many questions (a warm process re-ranks and
+    highlights them without re-tokenising).
+    """
+    return tuple((_stem(m.group().lower()), m.start(), m.end()) for m in _TOKEN_RE.finditer(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _stem_set(text: str) -> frozenset[str]:
+    """The stems of ``text`` (lowercased), as a set."""
+    return frozenset(map(_stem, _TOKEN_RE.findall(text.lower())))
 
 
 def _snippet_of(text: str, wanted: frozenset[str]) -> tuple[str, tuple[tuple[int, int], ...]]:
@@ -941,7 +1000,9 @@ def _parse(ix: Any, searcher: Any, text: str) -> Any:
     w = _whoosh()
     expanded = _expand_shorthand(text)
     try:
-        q = _parser(searcher).parse(expanded)
+        q = _direct_query(searcher.schema, expanded)
+        if q is None:
+            q = _parser(searcher).parse(expanded)
     except Exception as exc:  # whoosh's parser raises assorted errors on odd input
         raise QuerySyntaxError(f"the query could not be read ({exc})") from None
     if q is w.query.NullQuery or isinstance(q, type(w.query.NullQuery)):
@@ -1015,8 +1076,7 @@ def _prune(q: Any, reader: Any) -> Any:
 
 def _coverage(fields: dict[str, Any], concepts: list[tuple[frozenset[str], float]]) -> float:
     """The idf-weighted share of ``concepts`` found in a hit's term, title and body."""
-    text = " ".join(str(fields.get(f) or "") for f in _FIELDS)
-    have = set(map(_stem, _TOKEN_RE.findall(text.lower())))
+    have = frozenset().union(*(_stem_set(str(fields.get(f) or "")) for f in _FIELDS))
     total = sum(w for _, w in concepts) or 1.0
     return sum(w for stems, w in concepts if stems & have) / total
 

@@ -364,3 +364,48 @@ def test_power_toughness_changes_are_single_tokens() -> None:
 
     tokens = [t.text for t in _analyzer()("a -2/-2 effect and a +1/+1 counter on 704.5q")]
     assert tokens == ["-2/-2", "effect", "+1/+1", "counter", "704.5q"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "phasing",
+        "I have two copies of the same legendary creature out, what happens",
+        "does trample or deathtouch not work when blocked",
+        "my creature has -2/-2 from an owner's effect",
+        "players' graveyards and it's fine",
+        "the the",
+    ],
+)
+def test_plain_words_build_the_query_the_parser_would(query: str) -> None:
+    from whoosh.filedb.filestore import RamStorage
+
+    from index.search import _direct_query, _make_parser, _schema
+
+    schema = RamStorage().create_index(_schema()).schema
+    direct = _direct_query(schema, query)
+    assert direct is not None
+    assert direct == _make_parser(schema).parse(query)
+
+
+@pytest.mark.parametrize("query", ['"legend rule"', "a AND b", "(a OR b)", "day/night", "x:y"])
+def test_queries_with_syntax_go_to_the_parser(query: str) -> None:
+    from whoosh.filedb.filestore import RamStorage
+
+    from index.search import _direct_query, _schema
+
+    assert _direct_query(RamStorage().create_index(_schema()).schema, query) is None
+
+
+def test_direct_scoring_matches_whoosh(store_home: Path) -> None:
+    from whoosh.index import open_dir
+
+    from index.search import _direct_query, _top, _weighting
+
+    ix = open_dir(str(_build(store_home, "2026-01-16") / "search"))
+    with ix.searcher(weighting=_weighting()) as searcher:
+        for text in ("two copies of the same legendary creature", "deathtouch trample damage"):
+            q = _direct_query(searcher.schema, text)
+            ours = [(score, fields["id"]) for score, fields in _top(searcher, q, 30, None)]
+            theirs = [(h.score, h["id"]) for h in searcher.search(q, limit=30)]
+            assert ours == theirs
