@@ -703,6 +703,15 @@ def _within(a: str, b: str, limit: int) -> bool:
     """Checks if the edit distance between ``a`` and ``b`` is at most ``limit`` (banded)."""
     if abs(len(a) - len(b)) > limit:
         return False
+    # A common start and end leave the distance as it is, and most candidates share some.
+    start = 0
+    while start < len(a) and start < len(b) and a[start] == b[start]:
+        start += 1
+    a, b = a[start:], b[start:]
+    while a and b and a[-1] == b[-1]:
+        a, b = a[:-1], b[:-1]
+    if not a or not b:
+        return max(len(a), len(b)) <= limit
     prev = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         cur = [i] + [0] * len(b)
@@ -1116,7 +1125,7 @@ def _lend(
     return out
 
 
-_LENGTHS: weakref.WeakKeyDictionary[Any, dict[tuple[str, int], float]] = weakref.WeakKeyDictionary()
+_LENGTHS: weakref.WeakKeyDictionary[Any, dict[str, dict[int, float]]] = weakref.WeakKeyDictionary()
 """Field lengths looked up so far, per reader (a warm searcher asks for the same ones)."""
 
 
@@ -1131,7 +1140,7 @@ def _top(searcher: Any, q: Any, limit: int, flt: Any) -> list[tuple[float, dict[
     whoosh matcher; any other query goes through ``searcher.search``.
     """
     from whoosh.query import Or, Term
-    from whoosh.scoring import BM25F, bm25
+    from whoosh.scoring import BM25F
 
     reader = searcher.reader()
     parts = q.subqueries if type(q) is Or else [q]
@@ -1174,20 +1183,24 @@ def _top(searcher: Any, q: Any, limit: int, flt: Any) -> list[tuple[float, dict[
         avgfl = searcher.avg_field_length(fieldname) or 1
         b = weighting._field_B.get(fieldname, weighting.B)
         k1 = weighting.K1
+        k1p1, omb = k1 + 1, 1 - b
         boost = part.boost
+        flens = lengths.setdefault(fieldname, {})
         m = reader.postings(fieldname, text)
-        while m.is_active():
-            docnum = m.id()
+        is_active, current, weight, step = m.is_active, m.id, m.weight, m.next
+        while is_active():
+            docnum = current()
             if allowed is None or docnum in allowed:
-                key = (fieldname, docnum)
-                fl = lengths.get(key)
+                fl = flens.get(docnum)
                 if fl is None:
-                    fl = lengths[key] = searcher.doc_field_length(docnum, fieldname, 1)
-                s = bm25(idf, m.weight(), fl, avgfl, b, k1)
+                    fl = flens[docnum] = searcher.doc_field_length(docnum, fieldname, 1)
+                tf = weight()
+                # whoosh.scoring.bm25, term for term (so the floats come out the same)
+                s = idf * ((tf * k1p1) / (tf + k1 * (omb + b * fl / avgfl)))
                 if boost != 1.0:
                     s *= boost
                 scores[docnum] = scores.get(docnum, 0.0) + s
-            m.next()
+            step()
     best = heapq.nsmallest(limit, scores.items(), key=lambda kv: (-kv[1], kv[0]))
     return [(score, searcher.stored_fields(docnum)) for docnum, score in best if score > 0]
 
