@@ -489,13 +489,27 @@ def open_search_index(folder: Path) -> tuple[Index, dict[str, Any]]:
 
 # --- querying ---------------------------------------------------------------------------------
 
-_NUMBER_WORD_RE = re.compile(
+
+class _Pattern:
+    """A regular expression compiled on first use (a one-shot search needs only a few)."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._args = (pattern, flags)
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._compiled is None:
+            self._compiled = re.compile(*self._args)
+        return getattr(self._compiled, name)
+
+
+_NUMBER_WORD_RE = _Pattern(
     r"^(?:(?:rules?|cr|§)\s*)?(\d{3}(?:\.\d+[a-z]{0,2})?\.?)$|^(?:rules?|cr|§)\s*(\d)$",
     re.IGNORECASE,
 )
-_INLINE_NUMBER_RE = re.compile(r"(?<![\w.])(\d{3}\.\d+[a-z]{0,2})(?![\w])", re.IGNORECASE)
-_RULE_WORD_NUMBER_RE = re.compile(r"\brules?\s+(\d{3})\b(?!\.\d)", re.IGNORECASE)
-_SECTION_RE = re.compile(r"\bsection:\s*(\d)\b", re.IGNORECASE)
+_INLINE_NUMBER_RE = _Pattern(r"(?<![\w.])(\d{3}\.\d+[a-z]{0,2})(?![\w])", re.IGNORECASE)
+_RULE_WORD_NUMBER_RE = _Pattern(r"\brules?\s+(\d{3})\b(?!\.\d)", re.IGNORECASE)
+_SECTION_RE = _Pattern(r"\bsection:\s*(\d)\b", re.IGNORECASE)
 _FIELDS = ("term", "title", "body")
 FIELD_BOOSTS = {"term": 0.5, "title": 1.0, "body": 1.0}
 """Query-time boosts on top of the schema's field boosts (tuned on half A of the benchmark)."""
@@ -528,7 +542,7 @@ _NUMBER_WORDS = dict(
 )
 _NUMBER_KEYS = {word: str(n) for n, word in _NUMBER_WORDS.items()} | {"no": "0"}
 """The number a spelled-out count stands for, so "10" and "ten" count as one query word."""
-_OPERATOR_RE = re.compile(r"^(?:AND|OR|NOT|ANDNOT|ANDMAYBE)$")
+_OPERATORS = frozenset(["AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"])
 
 
 def _split_quoted(text: str) -> list[tuple[bool, str]]:
@@ -541,13 +555,18 @@ def _split_quoted(text: str) -> list[tuple[bool, str]]:
     return [(i % 2 == 1, p) for i, p in enumerate(parts)]
 
 
+@functools.lru_cache(maxsize=1)
+def _shorthand_pattern() -> re.Pattern[str]:
+    keys = sorted(SHORTHAND, key=len, reverse=True)
+    return re.compile(
+        r"(?<![\w/])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w/])", re.IGNORECASE
+    )
+
+
 def _expand_shorthand(text: str) -> str:
     """Replaces shorthand (outside quotes) with its OR group from :data:`SHORTHAND`."""
     out: list[str] = []
-    keys = sorted(SHORTHAND, key=len, reverse=True)
-    pattern = re.compile(
-        r"(?<![\w/])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w/])", re.IGNORECASE
-    )
+    pattern = _shorthand_pattern()
     for quoted, part in _split_quoted(text):
         if quoted:
             out.append(f'"{part}"')
@@ -558,7 +577,12 @@ def _expand_shorthand(text: str) -> str:
             own = f'"{m.group(1)}"' if " " in key or "/" in key else m.group(1)
             return f"({own} OR {SHORTHAND[key]})"
 
-        part = pattern.sub(repl, part)
+        low = part.lower()
+        if any(key in low for key in SHORTHAND):
+            part = pattern.sub(repl, part)
+        if not any(c.isdecimal() for c in part) and "no" not in part.lower():
+            out.append(part)
+            continue
         # "10 poison counters": the rules spell small numbers out ("ten or more").
         part = re.sub(
             r"(?<![\w./+-])(\d{1,2})(?![\w./])",
@@ -580,16 +604,21 @@ def _expand_shorthand(text: str) -> str:
     return "".join(out)
 
 
+_SYNTAX_CHARS = str.maketrans(dict.fromkeys("{}[]^~*?\\<>", " "))
+
+
 def _clean(query: str) -> str:
     text = fold_text(query)
     text = text.replace("\u2026", " ")
     # Characters whoosh's parser would read as syntax players never mean.
-    text = re.sub(r"[{}\[\]^~*?\\<>]", " ", text)
-    return re.sub(r"\s+", " ", text).strip()
+    text = text.translate(_SYNTAX_CHARS)
+    return " ".join(text.split())
 
 
 def _rule_numbers(query: str) -> tuple[list[str], str]:
     """Rule numbers named in the query, and the rest of the query."""
+    if not any(c.isdecimal() for c in query):
+        return [], query.strip()  # every rule number has a digit
     whole = _NUMBER_WORD_RE.match(query.strip())
     if whole:
         text = whole.group(1) or whole.group(2)
@@ -650,7 +679,7 @@ def _make_parser(schema: Any) -> Any:
     return parser
 
 
-_SYNTAX_RE = re.compile(r"[\"():*]|(?<!\w)'")
+_SYNTAX_RE = _Pattern(r"[\"():*]|(?<!\w)'")
 _OPERATOR_WORDS = frozenset(["and", "or", "not", "andnot", "andmaybe"])
 
 
@@ -664,7 +693,7 @@ def _direct_query(schema: Any, text: str) -> Any:
     """
     from whoosh.query import Or, Term
 
-    if _SYNTAX_RE.search(text):
+    if any(c in text for c in '"():*') or ("'" in text and _SYNTAX_RE.search(text)):
         return None
     words: list[Any] = []
     for word in text.split():
@@ -898,8 +927,8 @@ def _check_query(query: str) -> str:
     if cleaned.count("(") != cleaned.count(")"):
         raise QuerySyntaxError("the query has unbalanced parentheses; close each ( with a )")
     _split_quoted(cleaned)
-    words = [w for w in re.split(r"[\s()]+", cleaned) if w]
-    if words and all(_OPERATOR_RE.match(w) for w in words):
+    words = cleaned.replace("(", " ").replace(")", " ").split()
+    if words and all(w in _OPERATORS for w in words):
         raise QuerySyntaxError(
             f"the query has only operators ({' '.join(words)}); put words around them: "
             "legend AND rule, deathtouch OR trample, NOT mana"
@@ -988,7 +1017,7 @@ def search_documents(
         out.results = (pinned + hits)[:limit]
         if not out.results:
             words = re.findall(r"[\w'/-]+", rest or cleaned)
-            out.suggestions = _suggest(searcher, [x for x in words if not _OPERATOR_RE.match(x)])
+            out.suggestions = _suggest(searcher, [x for x in words if x not in _OPERATORS])
     finally:
         if own:
             searcher.close()
@@ -1095,7 +1124,7 @@ LEND = 1.05
 definition names ("See rule 702.7"): a rules reference answers with the rule, and the entry
 that points to it follows (tuned on half A of the benchmark). Only an entry naming one rule
 lends; one naming several ("See rules 120.4a, 120.6, ...") is a signpost, not an answer."""
-_SEE_RULE_RE = re.compile(r"\bSee rules? ((?:\d{3}(?:\.\d+[a-z]?)?(?:, | and |, and )?)+)")
+_SEE_RULE_RE = _Pattern(r"\bSee rules? ((?:\d{3}(?:\.\d+[a-z]?)?(?:, | and |, and )?)+)")
 
 
 def _lend(
@@ -1106,7 +1135,10 @@ def _lend(
     for score, fields in hits:
         if fields["kind"] != "glossary":
             continue
-        cited = [m.group(1) for m in _SEE_RULE_RE.finditer(fields.get("body") or "")]
+        body = fields.get("body") or ""
+        if "See rule" not in body:
+            continue
+        cited = [m.group(1) for m in _SEE_RULE_RE.finditer(body)]
         numbers = re.findall(r"\d{3}(?:\.\d+[a-z]?)?", " ".join(cited))
         if len(numbers) == 1:
             best[numbers[0]] = max(best.get(numbers[0], 0.0), score * LEND)
@@ -1215,7 +1247,9 @@ def _run(
         sections.append(m.group(1))
         return " "
 
-    text = _SECTION_RE.sub(take, text).strip()
+    if "section:" in text.lower():
+        text = _SECTION_RE.sub(take, text)
+    text = text.strip()
     if not text:
         if not sections:
             return []
