@@ -728,28 +728,38 @@ def _words_starting(reader: Any, fieldname: str, letter: str) -> list[str]:
     return cache[key]
 
 
-def _within(a: str, b: str, limit: int) -> bool:
-    """Checks if the edit distance between ``a`` and ``b`` is at most ``limit`` (banded)."""
-    if abs(len(a) - len(b)) > limit:
-        return False
-    # A common start and end leave the distance as it is, and most candidates share some.
-    start = 0
-    while start < len(a) and start < len(b) and a[start] == b[start]:
-        start += 1
-    a, b = a[start:], b[start:]
-    while a and b and a[-1] == b[-1]:
-        a, b = a[:-1], b[:-1]
-    if not a or not b:
-        return max(len(a), len(b)) <= limit
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
-        if min(cur) > limit:
-            return False
-        prev = cur
-    return prev[-1] <= limit
+def _distances(a: str) -> Any:
+    """A function giving the edit distance from ``a`` to a word (Myers' bit-parallel method).
+
+    The table of ``a``'s letters is made once, so checking the hundreds of indexed words that
+    share a query word's first letter costs a few integer operations per letter.
+    """
+    m = len(a)
+    full = (1 << m) - 1
+    top = 1 << (m - 1)
+    peq: dict[str, int] = {}
+    for i, c in enumerate(a):
+        peq[c] = peq.get(c, 0) | (1 << i)
+
+    def distance(b: str) -> int:
+        pv, mv, score = full, 0, m
+        for c in b:
+            eq = peq.get(c, 0)
+            xv = eq | mv
+            xh = (((eq & pv) + pv) ^ pv) | eq
+            ph = mv | (~(xh | pv) & full)
+            mh = pv & xh
+            if ph & top:
+                score += 1
+            elif mh & top:
+                score -= 1
+            ph = ((ph << 1) | 1) & full
+            mh = (mh << 1) & full
+            pv = mh | (~(xv | ph) & full)
+            mv = ph & xv
+        return score
+
+    return distance
 
 
 def _fuzzify(q: Any, reader: Any) -> Any:
@@ -770,9 +780,10 @@ def _fuzzify(q: Any, reader: Any) -> Any:
             dist = 1 if len(text) <= 6 else 2
             near: set[str] = set()
             size = len(text)
+            distance = _distances(text)
             for fieldname in ("term", "body"):
                 for word in _words_starting(reader, fieldname, text[0]):
-                    if abs(len(word) - size) <= dist and _within(text, word, dist):
+                    if abs(len(word) - size) <= dist and distance(word) <= dist:
                         near.add(word)
             if not near:
                 return node

@@ -409,3 +409,24 @@ def test_direct_scoring_matches_whoosh(store_home: Path) -> None:
             ours = [(score, fields["id"]) for score, fields in _top(searcher, q, 30, None)]
             theirs = [(h.score, h["id"]) for h in searcher.search(q, limit=30)]
             assert ours == theirs
+
+
+def test_bit_parallel_edit_distance_matches_the_table() -> None:
+    import itertools
+
+    from index.search import _distances
+
+    def table(a: str, b: str) -> int:
+        prev = list(range(len(b) + 1))
+        for i, ca in enumerate(a, 1):
+            cur = [i]
+            for j, cb in enumerate(b, 1):
+                cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+            prev = cur
+        return prev[-1]
+
+    words = ["", "a", "ab", "ba", "abc", "acb", "deathtouch", "deathtuch", "trampel", "trample"]
+    words += ["".join(p) for p in itertools.product("ab", repeat=4)]
+    for a, b in itertools.product(words, repeat=2):
+        if a:
+            assert _distances(a)(b) == table(a, b), (a, b)
