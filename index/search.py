@@ -679,36 +679,91 @@ def _make_parser(schema: Any) -> Any:
     return parser
 
 
-_SYNTAX_RE = _Pattern(r"[\"():*]|(?<!\w)'")
+_SYNTAX_RE = _Pattern(r"(?<!\w)'")
+"""A single quote opening a word: whoosh reads 'it' as a quoted term."""
 _OPERATOR_WORDS = frozenset(["and", "or", "not", "andnot", "andmaybe"])
 
 
+_QUERY_TOKEN_RE = _Pattern(r'"[^"]*"|[()]|[^\s()"]+')
+
+
 def _direct_query(schema: Any, text: str) -> Any:
-    """The query the parser makes of plain words, built directly; None if ``text`` has syntax.
+    """The query the parser makes of ``text``, built directly; None if it needs the parser.
 
-    Plain words (no quotes, groups, fields or operators) parse to one OR of every word in every
-    field of :data:`_FIELDS` with :data:`FIELD_BOOSTS`; building it here skips the parser's
-    tokenising and its plugins (most of a parse). A word the analyzer splits into several tokens
-    ("day/night") is left to the parser. ``tests/test_search.py`` checks both give equal queries.
+    Handles what questions and :data:`SHORTHAND` expansions are made of: words, "phrases",
+    ( groups ), AND and OR. Words are OR-ed over every field of :data:`_FIELDS` with
+    :data:`FIELD_BOOSTS`, AND binds tighter than OR, a group is an OR, as in whoosh's
+    ``MultifieldParser`` with an ``OrGroup``; building it here skips the parser's plugins and
+    their regular expressions (most of a parse). Anything else (NOT, fields, a word the analyzer
+    splits in two such as "day/night", odd operator sequences) is left to the parser.
+    ``tests/test_search.py`` checks both give equal queries.
     """
-    from whoosh.query import Or, Term
+    from whoosh.query import And, Or, Phrase, Term
 
-    if any(c in text for c in '"():*') or ("'" in text and _SYNTAX_RE.search(text)):
+    if any(c in text for c in ":*") or ("'" in text and _SYNTAX_RE.search(text)):
         return None
-    words: list[Any] = []
-    for word in text.split():
-        if word.lower() in _OPERATOR_WORDS and not word.islower():
-            return None
-        terms: list[Any] = []
+    tokens: list[str] = []
+    for m in _QUERY_TOKEN_RE.finditer(text):
+        a, b = m.span()
+        if text[a] == '"' and (
+            text[a - 1 : a] not in ("", " ", "(") or text[b : b + 1] not in ("", " ", ")")
+        ):
+            return None  # a quote touching a word
+        tokens.append(m.group())
+    if "".join(tokens).replace(" ", "") != "".join(text.split()):
+        return None  # an unclosed quote
+
+    def clause(token: str) -> Any:
+        quoted = token.startswith('"')
+        inner = token[1:-1] if quoted else token
+        per_field: list[Any] = []
         for fieldname in _FIELDS:
-            tokens = list(schema[fieldname].process_text(word, mode="query"))
-            if len(tokens) > 1:
-                return None
-            if tokens:
-                terms.append(Term(fieldname, tokens[0], boost=FIELD_BOOSTS[fieldname]))
-        if terms:
-            words.append(Or(terms))
-    return Or(words, scale=0.9).normalize()
+            words = list(schema[fieldname].process_text(inner, mode="query"))
+            boost = FIELD_BOOSTS[fieldname]
+            if len(words) > 1 and not quoted:
+                raise ValueError(token)
+            if len(words) > 1:
+                per_field.append(Phrase(fieldname, words, slop=1, boost=boost))
+            elif words:
+                # The parser gives a one-word phrase no field boost.
+                per_field.append(Term(fieldname, words[0], boost=1.0 if quoted else boost))
+        return Or(per_field)
+
+    def group(i: int, closing: bool) -> tuple[Any, int]:
+        items: list[Any] = []
+        operator: str | None = None
+        while i < len(tokens):
+            token = tokens[i]
+            i += 1
+            if token == ")":
+                if not closing or operator:
+                    raise ValueError(token)
+                return Or(items, scale=0.9), i
+            if token in ("AND", "OR"):
+                if operator or not items:
+                    raise ValueError(token)
+                operator = token
+                continue
+            if token.lower() in _OPERATOR_WORDS and not token.islower():
+                raise ValueError(token)
+            item, i = group(i, True) if token == "(" else (clause(token), i)
+            if operator == "AND":
+                last = items[-1]
+                items[-1] = (
+                    And([*last.subqueries, item]) if type(last) is And else And([last, item])
+                )
+            else:
+                items.append(item)
+            operator = None
+        if closing or operator:
+            raise ValueError("unclosed")
+        return Or(items, scale=0.9), i
+
+    try:
+        q, _ = group(0, False)
+    except ValueError:
+        return None
+    return q.normalize()
 
 
 _LEXICON: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], list[str]]] = (

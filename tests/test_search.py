@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from index.search import QuerySyntaxError, build_search_index, search
+from index.search import SHORTHAND, QuerySyntaxError, build_search_index, search
 from index.store import EditionStore
 from judge_cli.cli import cli
 
@@ -375,26 +375,37 @@ def test_power_toughness_changes_are_single_tokens() -> None:
         "my creature has -2/-2 from an owner's effect",
         "players' graveyards and it's fine",
         "the the",
+        '"enters"',
+        "a b AND c OR d",
+        "a AND (b OR c) d",
+        '"same name" AND legendary AND "legend rule"',
+        *(key for key in SHORTHAND if "/" not in key),  # "power/toughness" is two tokens
     ],
 )
 def test_plain_words_build_the_query_the_parser_would(query: str) -> None:
     from whoosh.filedb.filestore import RamStorage
 
-    from index.search import _direct_query, _make_parser, _schema
+    from index.search import _direct_query, _expand_shorthand, _make_parser, _schema
 
     schema = RamStorage().create_index(_schema()).schema
-    direct = _direct_query(schema, query)
+    text = _expand_shorthand(query)
+    direct = _direct_query(schema, text)
     assert direct is not None
-    assert direct == _make_parser(schema).parse(query)
+    parsed = _make_parser(schema).parse(text)
+    assert direct == parsed
+    assert repr(direct) == repr(parsed)
 
 
-@pytest.mark.parametrize("query", ['"legend rule"', "a AND b", "(a OR b)", "day/night", "x:y"])
+@pytest.mark.parametrize(
+    "query", ["a NOT b", "day/night", "x:y", 'x"y"', "AND b", "(a", "a OR OR b", "Or b", "p/t"]
+)
 def test_queries_with_syntax_go_to_the_parser(query: str) -> None:
     from whoosh.filedb.filestore import RamStorage
 
-    from index.search import _direct_query, _schema
+    from index.search import _direct_query, _expand_shorthand, _schema
 
-    assert _direct_query(RamStorage().create_index(_schema()).schema, query) is None
+    text = _expand_shorthand(query)
+    assert _direct_query(RamStorage().create_index(_schema()).schema, text) is None
 
 
 def test_direct_scoring_matches_whoosh(store_home: Path) -> None:
