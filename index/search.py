@@ -192,11 +192,19 @@ def _whoosh() -> Any:
         warnings.filterwarnings("ignore", message=r"invalid escape sequence")
         import whoosh.fields
         import whoosh.index
-        import whoosh.qparser
         import whoosh.query
         import whoosh.scoring
 
         return whoosh
+
+
+def _qparser() -> Any:
+    """whoosh's query parser, imported only for queries :func:`_direct_query` leaves to it."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"invalid escape sequence")
+        import whoosh.qparser
+
+        return whoosh.qparser
 
 
 _SCHEMA: Any = None
@@ -665,8 +673,8 @@ def _parser(searcher: Any) -> Any:
 
 
 def _make_parser(schema: Any) -> Any:
-    w = _whoosh()
-    qp = w.qparser
+    _whoosh()
+    qp = _qparser()
     parser = qp.MultifieldParser(
         list(_FIELDS),
         schema,
