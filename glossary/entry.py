@@ -2,45 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
+from .fold import fold_text, normalise_term
+
 __all__ = ["GlossaryEntry", "ParseProblem", "fold_text", "normalise_term"]
-
-# Curly quotes, primes and dashes folded to their plain forms for matching (never for display).
-_FOLD = str.maketrans(
-    {
-        "\u2018": "'",
-        "\u2019": "'",
-        "\u201a": "'",
-        "\u2032": "'",
-        "`": "'",
-        "\u201c": '"',
-        "\u201d": '"',
-        "\u201e": '"',
-        "\u2033": '"',
-        "\u2010": "-",
-        "\u2011": "-",
-        "\u2012": "-",
-        "\u2013": "-",
-        "\u2014": "-",
-        "\u2212": "-",
-        "\u00a0": " ",
-    }
-)
-_QUALIFIER_RE = re.compile(r"\s*\((?:obsolete|informal)\)\s*$", re.IGNORECASE)
-_SPACE_RE = re.compile(r"\s+")
-
-
-def fold_text(text: str) -> str:
-    """Folds curly quotes, apostrophes and dashes to ASCII, keeping everything else."""
-    return text if text.isascii() else text.translate(_FOLD)
-
-
-def normalise_term(term: str) -> str:
-    """The key a term is matched by: folded, case-free, without "(Obsolete)" or "(Informal)"."""
-    folded = _QUALIFIER_RE.sub("", fold_text(term))
-    return _SPACE_RE.sub(" ", folded).strip().casefold()
 
 
 @dataclass

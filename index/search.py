@@ -36,18 +36,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from glossary.entry import fold_text
-
-from .model import Document, Section
-from .numbers import (
-    InvalidRuleReferenceError,
-    RuleNumber,
-    parse_rule_number,
-    parse_rule_ref,
-)
+from glossary.fold import fold_text
 
 if TYPE_CHECKING:
     from whoosh.index import Index
+
+    from .model import Document, Section
+    from .numbers import RuleNumber
+
+# The document model and rule numbers are imported where they are used: a one-shot search
+# needs neither unless the query names a rule, and importing them costs start-up time.
 
 __all__ = [
     "MAX_QUERY_CHARS",
@@ -278,6 +276,8 @@ def _rule_titles(doc: Document) -> Iterator[tuple[str, str, str]]:
     ``702.26b`` → ("Phasing", "Keyword Abilities"); ``704.5j`` → ("State-Based Actions", "");
     a section or a three-digit rule is its own title.
     """
+    from .numbers import InvalidRuleReferenceError, parse_rule_number
+
     for number, rule in doc.rules.items():
         try:
             parsed = parse_rule_number(number)
@@ -460,6 +460,7 @@ def build_notes_index(cache: Path, notes: list[tuple[str, str]]) -> Path:
     if (final / "search" / _META).is_file():
         return final
     from .documents import read_markdown
+    from .model import Document
 
     doc = Document(edition=None, title="notes")
     for name, text in notes:
@@ -627,6 +628,8 @@ def _rule_numbers(query: str) -> tuple[list[str], str]:
     """Rule numbers named in the query, and the rest of the query."""
     if not any(c.isdecimal() for c in query):
         return [], query.strip()  # every rule number has a digit
+    from .numbers import InvalidRuleReferenceError, parse_rule_ref
+
     whole = _NUMBER_WORD_RE.match(query.strip())
     if whole:
         text = whole.group(1) or whole.group(2)

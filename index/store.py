@@ -20,11 +20,13 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from glossary.entry import GlossaryEntry
+if TYPE_CHECKING:
+    from .model import Document
 
-from .model import Document, Rule, Section
+# The document model is imported where documents are built, not here: `judge search` opens
+# the store without building one, and importing the model costs start-up time.
 
 __all__ = [
     "EditionInfo",
@@ -130,7 +132,9 @@ def document_to_data(doc: Document, source: str, sha256: str) -> dict[str, Any]:
 
 def document_from_data(data: dict[str, Any]) -> Document:
     """Rebuilds a :class:`Document` from :func:`document_to_data` output."""
-    from glossary.entry import ParseProblem
+    from glossary.entry import GlossaryEntry, ParseProblem
+
+    from .model import Document, Rule, Section
 
     doc = Document(
         edition=data["edition"],
@@ -263,6 +267,8 @@ class EditionStore:
             lo = first if len(first) == 3 else first + "00"
             hi = last if len(last) == 3 else last + "99"
             families.update(h for h in heads if lo <= h <= hi)
+        from .model import Document, Rule
+
         doc = Document(edition=edition, all_numbers=all_numbers)
         cites: dict[str, list[str]] = {}
         cited_by: dict[str, list[str]] = {}

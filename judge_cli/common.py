@@ -10,11 +10,12 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from index.model import Document
+if TYPE_CHECKING:
+    from index.model import Document
 
 __all__ = [
     "CONTEXT_SETTINGS",
