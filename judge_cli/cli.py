@@ -199,7 +199,9 @@ def index_group() -> None:
 
 
 @index_group.command("build", context_settings=CONTEXT_SETTINGS)
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+# Plain strings, not click.Path: building a click.Path imports locale at start-up, and
+# build_files reports unreadable paths itself.
+@click.argument("files", nargs=-1, required=True)
 @json_option
 def index_build(files: tuple[str, ...], as_json: bool) -> None:
     """Parse CR text files and store each as an edition named by its effective date.
