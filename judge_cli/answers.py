@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from glossary.lookup import Match
-from index.model import Rule
-
-from .common import Loaded
 from .render import escape
+
+if TYPE_CHECKING:
+    from glossary.lookup import Match
+    from index.model import Rule
+
+    from .common import Loaded
 
 __all__ = ["definition_markdown", "definition_record", "rule_record", "rules_markdown"]
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import textwrap
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -81,6 +79,8 @@ def _inline(children: list[Token], color: bool) -> str:
 
 
 def _wrap(text: str, width: int, indent: str = "") -> str:
+    import textwrap  # only a terminal wraps; piped output (judge rule's quick path) does not
+
     lines = []
     for para_line in text.split("\n"):
         lines.append(
@@ -115,6 +115,8 @@ def render_markdown(markdown: str, *, width: int | None = None, color: bool | No
     if color is None:
         color = "NO_COLOR" not in os.environ
     if width is None:
+        import shutil
+
         width = min(shutil.get_terminal_size((MAX_WIDTH, 24)).columns, MAX_WIDTH)
     tokens = make_markdown().parse(markdown)
     out: list[str] = []
