@@ -31,7 +31,7 @@ import os
 import re
 import warnings
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -357,18 +357,29 @@ def _section_documents(sections: Iterable[Section], order: int = 0) -> Iterator[
         }
 
 
-def _write(ix: Any, docs: Iterable[dict[str, Any]]) -> None:
+Progress = Callable[[int, int], None]
+"""Told ``(documents added, documents in all)`` while an index is written."""
+
+
+def _write(ix: Any, docs: Iterable[dict[str, Any]], progress: Progress | None = None) -> None:
     from whoosh.writing import CLEAR
 
+    pending = list(docs) if progress is not None else docs
+    total = len(pending) if isinstance(pending, list) else 0
     # One segment, written in one go: a full rebuild (CLEAR) with a large memory buffer.
     with ix.writer(limitmb=256, procs=1) as w:
         w.mergetype = CLEAR
-        for d in docs:
+        for i, d in enumerate(pending, start=1):
             w.add_document(**d)
+            if progress is not None and (i % 250 == 0 or i == total):
+                progress(i, total)
 
 
-def build_search_index(doc: Document, folder: Path) -> None:
-    """Writes ``folder / "search"``: the whoosh index of ``doc`` and a hash of what it holds."""
+def build_search_index(doc: Document, folder: Path, progress: Progress | None = None) -> None:
+    """Writes ``folder / "search"``: the whoosh index of ``doc`` and a hash of what it holds.
+
+    ``progress``, if given, is told how many documents have been added as the index is written.
+    """
     import shutil
 
     w = _whoosh()
@@ -377,7 +388,7 @@ def build_search_index(doc: Document, folder: Path) -> None:
         shutil.rmtree(target)
     target.mkdir(parents=True)
     ix = w.index.create_in(str(target), _schema())
-    _write(ix, _documents(doc))
+    _write(ix, _documents(doc), progress)
     meta = {
         "schema": SCHEMA_VERSION,
         "hash": document_hash(doc),

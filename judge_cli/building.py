@@ -11,10 +11,25 @@ __all__ = ["build_files"]
 
 
 def _search_builder() -> Any:
-    """The search-index builder for a new edition's folder (see :mod:`index.search`)."""
+    """The search-index builder for a new edition's folder (see :mod:`index.search`).
+
+    On a terminal it draws its progress on standard error.
+    """
     from index.search import build_search_index
 
-    return build_search_index
+    from .common import ProgressLine, stderr_is_terminal
+
+    if not stderr_is_terminal():
+        return build_search_index
+
+    def build(doc: Any, folder: Path) -> None:
+        line = ProgressLine(f"Indexing {doc.edition}", "documents")
+        try:
+            build_search_index(doc, folder, progress=line)
+        finally:
+            line.finish()
+
+    return build
 
 
 def build_files(files: list[str]) -> list[dict[str, Any]]:

@@ -21,12 +21,14 @@ __all__ = [
     "CONTEXT_SETTINGS",
     "GET_RULES",
     "Loaded",
+    "ProgressLine",
     "edition_option",
     "emit_json",
     "fail",
     "fail_not_stored",
     "json_option",
     "load_document",
+    "stderr_is_terminal",
     "wants_newest",
     "wants_sample",
 ]
@@ -157,6 +159,38 @@ def sample_notice() -> str:
             "leave --edition out for the newest stored edition."
         )
     return "Answered from the bundled sample: no edition is stored. " + GET_RULES
+
+
+class ProgressLine:
+    """A one-line progress bar on standard error; create it only when that is a terminal."""
+
+    def __init__(self, label: str, unit: str = "") -> None:
+        self.label = label
+        self.unit = unit
+        self.started = False
+
+    def __call__(self, done: int, total: int | None) -> None:
+        self.started = True
+        scale = 1024 if self.unit == "KiB" else 1
+        amount = f"{done // scale}" + (f" / {total // scale}" if total else "")
+        amount += f" {self.unit}" if self.unit else ""
+        if total:
+            filled = min(30, done * 30 // total)
+            line = f"{self.label} [{'#' * filled}{'-' * (30 - filled)}] {amount}"
+        else:
+            line = f"{self.label} {amount}"
+        click.echo(f"\r{line}", nl=False, err=True)
+
+    def finish(self) -> None:
+        """Ends the line, if anything was drawn."""
+        if self.started:
+            click.echo(err=True)
+            self.started = False
+
+
+def stderr_is_terminal() -> bool:
+    """Checks if standard error is a terminal (progress is drawn only then)."""
+    return sys.stderr.isatty()
 
 
 def stdout_is_terminal() -> bool:

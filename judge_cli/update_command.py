@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
 import click
@@ -22,29 +21,9 @@ _RULES_PAGE = "https://magic.wizards.com/en/rules"
 
 def _is_terminal() -> bool:
     """Checks if stderr is a terminal (progress is shown only then, never in pipes or tests)."""
-    return sys.stderr.isatty()
+    from .common import stderr_is_terminal
 
-
-class _DownloadBar:
-    """A one-line download progress bar on stderr (only used when stderr is a terminal)."""
-
-    def __init__(self) -> None:
-        self.started = False
-
-    def __call__(self, done: int, total: int | None) -> None:
-        self.started = True
-        if total:
-            filled = min(30, done * 30 // total)
-            bar = "#" * filled + "-" * (30 - filled)
-            line = f"Downloading [{bar}] {done // 1024} / {total // 1024} KiB"
-        else:
-            line = f"Downloading {done // 1024} KiB"
-        click.echo(f"\r{line}", nl=False, err=True)
-
-    def finish(self) -> None:
-        if self.started:
-            click.echo(err=True)
-            self.started = False
+    return stderr_is_terminal()
 
 
 def _describe(result: UpdateResult) -> str:
@@ -81,18 +60,22 @@ def update(url: str | None, check_only: bool, as_json: bool) -> None:
     from index.search import build_search_index
     from index.store import EditionStore
 
-    from .common import emit_json, fail
+    from .common import ProgressLine, emit_json, fail
 
     store = EditionStore.from_env()
     interactive = _is_terminal() and not as_json
-    bar = _DownloadBar() if interactive else None
+    bar = ProgressLine("Downloading", "KiB") if interactive else None
 
     def build(doc: Document, folder: Path) -> None:
         # Runs inside the new edition's folder before it goes live (see EditionStore.add_bytes).
-        if bar is not None:
-            bar.finish()
-            click.echo(f"Building the search index for {doc.edition}…", err=True)
-        build_search_index(doc, folder)
+        if bar is None:
+            build_search_index(doc, folder)
+            return
+        bar.finish()
+        click.echo(f"Building the search index for {doc.edition}…", err=True)
+        indexing = ProgressLine("Indexing", "documents")
+        build_search_index(doc, folder, progress=indexing)
+        indexing.finish()
 
     try:
         result = run_update(store, url, check_only=check_only, progress=bar, extra=build)

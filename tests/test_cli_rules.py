@@ -323,3 +323,17 @@ def test_damaged_edition_is_an_error_not_a_traceback(built: Path, cr_excerpt: Pa
     assert run("rule", "704.5j")[0] == 0
     (next((built / "editions" / "2030-03-01").glob("b-*")) / "edition.json").unlink()
     assert run("index", "remove", "2030-03-01") == (0, "Removed edition 2030-03-01.\n")
+
+
+def test_index_build_draws_progress_only_on_a_terminal(
+    judge_home: Path, cr_excerpt: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import judge_cli.common
+
+    result = CliRunner().invoke(cli, ["index", "build", str(cr_excerpt)])
+    assert "Indexing" not in result.output  # piped: no progress
+    monkeypatch.setattr(judge_cli.common, "stderr_is_terminal", lambda: True)
+    result = CliRunner().invoke(cli, ["index", "build", str(cr_excerpt)])
+    assert result.exit_code == 0
+    assert "\rIndexing 2030-03-01 [" in result.output
+    assert result.output.endswith("Stored edition 2030-03-01: 37 rules, 5 glossary entries.\n")

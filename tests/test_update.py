@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -693,6 +694,7 @@ def test_command_shows_progress_on_a_terminal(
     size = len(cr("2025-02-07")) // 1024
     assert f"\rDownloading [{'#' * 30}] {size} / {size} KiB\n" in err
     assert "Building the search index for 2025-02-07…" in err
+    assert re.search(r"\rIndexing \[#{30}\] (\d+) / \1 documents\n", err)
 
 
 def test_command_is_registered() -> None:
