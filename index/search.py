@@ -948,34 +948,23 @@ def _record(fields: dict[str, Any], score: float, wanted: frozenset[str]) -> Sea
             title=fields.get("title") or None,
             source=fields.get("source"),
         )
+    return _rule_result(fields, score, snippet, marks)
+
+
+def _rule_result(
+    fields: dict[str, Any], score: float, snippet: str, marks: tuple[tuple[int, int], ...]
+) -> SearchResult:
+    """The result record of a rule document."""
     number = fields["number"]
-    return SearchResult(
-        number,
-        "rule",
-        number,
-        None,
-        score,
-        snippet,
-        marks,
-        title=fields.get("title") or fields.get("group") or None,
-    )
+    title = fields.get("title") or fields.get("group") or None
+    return SearchResult(number, "rule", number, None, score, snippet, marks, title=title)
 
 
 def _rule_record(searcher: Any, number: str, score: float) -> SearchResult | None:
     fields = searcher.document(id=number)
     if fields is None:
         return None
-    text = fields.get("body", "")
-    return SearchResult(
-        number,
-        "rule",
-        number,
-        None,
-        score,
-        text,
-        (),
-        title=fields.get("title") or fields.get("group") or None,
-    )
+    return _rule_result(fields, score, fields.get("body", ""), ())
 
 
 def _suggest(searcher: Any, words: list[str]) -> list[str]:
