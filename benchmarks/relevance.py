@@ -5,6 +5,7 @@ Usage::
     python benchmarks/relevance.py                 # newest corpus edition, both halves
     python benchmarks/relevance.py --misses        # also list the questions not answered in top 5
     python benchmarks/relevance.py --show-answers  # print each answer's text (for verification)
+    python benchmarks/relevance.py --halves ABCD   # only these halves (tune without seeing E)
 
 The questions are ``benchmarks/questions.tsv`` (see its header for where they come from). Both
 engines index the same documents (``index.search._documents``: rules, examples, glossary) and
@@ -136,10 +137,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--file", type=Path, default=None, help="CR file (default: newest)")
     parser.add_argument("--misses", action="store_true", help="list questions missed in top 5")
     parser.add_argument("--show-answers", action="store_true", help="print each answer's text")
+    parser.add_argument(
+        "--halves",
+        default="",
+        help="only these halves, e.g. ABCD (keeps a held-out half unseen while tuning)",
+    )
     args = parser.parse_args(argv)
     path = args.file or newest_corpus_file()
     doc = read_cr_path(path)
     questions = read_questions()
+    if args.halves:
+        questions = [q for q in questions if q.half in args.halves]
     if args.show_answers:
         glossary = {g.ref_id.lower(): g for g in doc.glossary}
         for q in questions:
