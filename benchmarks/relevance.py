@@ -91,7 +91,9 @@ class Bm25Baseline:
         )
         rows = []
         for d in _documents(doc):
-            text = " ".join(str(d.get(k, "")) for k in ("term", "title", "body"))
+            # The text as published (without the roots judge indexes beside negated words).
+            body = d.get("_stored_body", d.get("body", ""))
+            text = " ".join(str(x) for x in (d.get("term", ""), d.get("title", ""), body))
             rows.append((d["id"], d["kind"], d.get("number", ""), text))
         self.db.executemany("INSERT INTO docs VALUES (?, ?, ?, ?)", rows)
 

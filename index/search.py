@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_QUERY_CHARS",
+    "PLAYER_WORDS",
     "SCHEMA_VERSION",
     "SHORTHAND",
     "NoSearchIndexError",
@@ -64,7 +65,7 @@ __all__ = [
     "search_documents",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 TOKEN_PATTERN = r"[+-]\d+/[+-]\d+|\w+(?:\.?\w+)*"
 """Words, rule numbers ("704.5j") and power/toughness changes ("+1/+1", "-2/-2") as tokens."""
 """Bumped whenever the schema or the analysis changes; an index with another version is stale."""
@@ -102,6 +103,74 @@ SHORTHAND: dict[str, str] = {
     "mv": '"mana value" OR "converted mana cost"',
 }
 
+# How players say what the rules say in other words: a player's phrase, mapped to the rules'
+# wording it stands for. Applied like SHORTHAND (whole words, outside quotes, the player's own
+# words kept in the OR group). Written from the way questions are asked at a table, not from the
+# benchmark's misses; an entry must name wording the rules really use.
+PLAYER_WORDS: dict[str, str] = {
+    # zones and objects
+    "disappears": '"ceases to exist"',
+    "disappear": '"ceases to exist"',
+    "vanishes": '"ceases to exist"',
+    "go away": '"ceases to exist" OR leaves',
+    "goes away": '"ceases to exist" OR leaves',
+    "empty library": '"no cards" OR empty',
+    "library is empty": '"no cards" OR empty',
+    "decked": '"no cards" OR empty',
+    "deck out": '"no cards" OR empty',
+    "decking": '"no cards" OR empty',
+    "yard": "graveyard",
+    "gy": "graveyard",
+    "deck": "library",
+    "look through": "examine OR look",
+    "look at": "examine OR look",
+    "bounce": '"owner\'s hand" OR return',
+    "tutor": '"search your library" OR search',
+    "blink": "exile AND return",
+    "sac": "sacrifice",
+    # players and turns
+    "go first": '"starting player" OR "first turn"',
+    "goes first": '"starting player" OR "first turn"',
+    "play first": '"starting player" OR "first turn"',
+    "on the play": '"starting player" OR "first turn"',
+    "on the draw": '"starting player" OR "first turn"',
+    "hand size": '"maximum hand size"',
+    "max hand": '"maximum hand size"',
+    "at the same time": "simultaneously",
+    "same time": "simultaneously",
+    "tie": "draw",
+    "concede": "concedes OR concede",
+    # timing and the stack
+    "instant speed": '"any time you could cast an instant" OR flash',
+    "sorcery speed": '"main phase" OR "stack is empty"',
+    "in response": "stack OR priority",
+    "respond": "stack OR priority",
+    "fizzle": '"illegal targets" OR "doesn\'t resolve" OR "won\'t resolve"',
+    "fizzles": '"illegal targets" OR "doesn\'t resolve" OR "won\'t resolve"',
+    "fizzled": '"illegal targets" OR "doesn\'t resolve" OR "won\'t resolve"',
+    "lifo": '"top of the stack" OR resolves',
+    "last in first out": '"top of the stack" OR resolves',
+    "wears off": "removed OR ends OR cleanup",
+    "wear off": "removed OR ends OR cleanup",
+    # permanents and combat
+    "no longer legal": "illegal",
+    "not legal": "illegal",
+    "isn't legal": "illegal",
+    "untargetable": 'hexproof OR shroud OR "can\'t be the target"',
+    "can't be targeted": 'hexproof OR shroud OR "can\'t be the target"',
+    "kill": "destroy OR dies",
+    "kills": "destroy OR dies",
+    "killed": "destroy OR dies",
+    "board wipe": '"destroy all"',
+    "sweeper": '"destroy all"',
+    "chump": "block",
+    "unblockable": '"can\'t be blocked"',
+    "lethal": '"lethal damage"',
+    "stats": '"power and toughness"',
+    "clone": "copy",
+    "legendary rule": '"legend rule" OR (legendary AND "same name")',
+}
+
 # Words that carry no meaning in a player's question; dropped before ranking.
 _QUESTION_WORDS = frozenset(
     """a an and are as at be by can for from have if in is it may not of on or that the this to
@@ -110,6 +179,9 @@ _QUESTION_WORDS = frozenset(
     then just so any some get gets got one ones about into does doesn't isn't don't
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
+
+_EXPANSIONS = {**PLAYER_WORDS, **SHORTHAND}
+"""Both tables; a phrase in both is read as SHORTHAND says."""
 
 _SENTINEL_ON, _SENTINEL_OFF = "\x02", "\x03"
 
@@ -243,6 +315,7 @@ def _make_schema() -> Any:
         title = f.TEXT(analyzer=_analyzer(), stored=True, field_boost=2.0, spelling=True)
         group = f.TEXT(analyzer=_analyzer(), stored=True, field_boost=0.5)
         body = f.TEXT(analyzer=_analyzer(), stored=True, spelling=True)
+        roots = f.STORED()
         source = f.STORED()
 
     return SearchSchema
@@ -299,8 +372,54 @@ def _rule_titles(doc: Document) -> Iterator[tuple[str, str, str]]:
         yield number, title, "" if title == group else group
 
 
+_NEGATION_RE = re.compile(r"(?:un|non|il)([a-z]{3,})")
+_NOT_NEGATIONS = frozenset(
+    ["unless", "unlike", "unearth", "undo", "undoing", "undone", "uncommon", "unable"]
+)
+"""Words that start like a negation but do not negate the rest ("unless" is not "not less")."""
+
+
+def _negations(texts: Iterable[str]) -> dict[str, str]:
+    """Negated words of ``texts`` whose root is a word of its own there ("untapped" → "tapped").
+
+    A rule that says "untapped creature" answers "can I block with a tapped creature": the root is
+    indexed beside the negated word (not shown, not highlighted), so a question in the positive
+    finds the rule written in the negative. Only roots the document itself uses are taken.
+    """
+    words: set[str] = set()
+    for text in texts:
+        words.update(re.findall(r"[a-z]+", text.lower()))
+    return {
+        w: w[len(w) - len(root) :]
+        for w in words
+        if w not in _NOT_NEGATIONS
+        and (m := _NEGATION_RE.fullmatch(w)) is not None
+        and (root := m.group(1)) in words
+    }
+
+
+def _with_roots(d: dict[str, Any], negations: dict[str, str]) -> dict[str, Any]:
+    """``d`` with the roots of its body's negated words indexed (and stored in ``roots``)."""
+    body = d.get("body") or ""
+    roots = sorted({negations[w] for w in re.findall(r"[a-z]+", body.lower()) if w in negations})
+    if roots:
+        joined = " ".join(roots)
+        d["_stored_body"] = body
+        d["body"] = f"{body}\n{joined}"
+        d["roots"] = joined
+    return d
+
+
 def _documents(doc: Document) -> Iterator[dict[str, Any]]:
     """The whoosh documents for one Document, in document order."""
+    negations = _negations(
+        [r.text for r in doc.rules.values()] + [g.definition for g in doc.glossary]
+    )
+    for d in _plain_documents(doc):
+        yield _with_roots(d, negations)
+
+
+def _plain_documents(doc: Document) -> Iterator[dict[str, Any]]:
     order = 0
     titles = {n: (t, g) for n, t, g in _rule_titles(doc)}
     for number, rule in doc.rules.items():
@@ -577,7 +696,7 @@ def _split_quoted(text: str) -> list[tuple[bool, str]]:
 
 @functools.lru_cache(maxsize=1)
 def _shorthand_pattern() -> re.Pattern[str]:
-    keys = sorted(SHORTHAND, key=len, reverse=True)
+    keys = sorted(_EXPANSIONS, key=len, reverse=True)
     return re.compile(
         r"(?<![\w/])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w/])", re.IGNORECASE
     )
@@ -595,10 +714,10 @@ def _expand_shorthand(text: str) -> str:
         def repl(m: re.Match[str]) -> str:
             key = m.group(1).lower()
             own = f'"{m.group(1)}"' if " " in key or "/" in key else m.group(1)
-            return f"({own} OR {SHORTHAND[key]})"
+            return f"({own} OR {_EXPANSIONS[key]})"
 
         low = part.lower()
-        if any(key in low for key in SHORTHAND):
+        if any(key in low for key in _EXPANSIONS):
             part = pattern.sub(repl, part)
         if not any(c.isdecimal() for c in part) and "no" not in part.lower():
             out.append(part)
@@ -1191,7 +1310,7 @@ def _prune(q: Any, reader: Any) -> Any:
 
 def _coverage(fields: dict[str, Any], concepts: list[tuple[frozenset[str], float]]) -> float:
     """The idf-weighted share of ``concepts`` found in a hit's term, title and body."""
-    have = frozenset().union(*(_stem_set(str(fields.get(f) or "")) for f in _FIELDS))
+    have = frozenset().union(*(_stem_set(str(fields.get(f) or "")) for f in (*_FIELDS, "roots")))
     total = sum(w for _, w in concepts) or 1.0
     return sum(w for stems, w in concepts if stems & have) / total
 

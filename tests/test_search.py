@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from index.search import SHORTHAND, QuerySyntaxError, build_search_index, search
+from index.search import PLAYER_WORDS, SHORTHAND, QuerySyntaxError, build_search_index, search
 from index.store import EditionStore
 from judge_cli.cli import cli
 
@@ -355,8 +355,62 @@ def test_no_counts_as_zero() -> None:
 
     # "no loyalty counters" is a count of none: the rules write "loyalty 0".
     assert "(no OR 0 OR zero)" in _expand_shorthand("planeswalker with no loyalty counters")
-    assert _expand_shorthand("no longer legal") == "no longer legal"
+    assert _expand_shorthand("no longer tapped") == "no longer tapped"
     assert "(10 OR ten)" in _expand_shorthand("10 poison counters")
+
+
+def test_negated_words_are_indexed_under_their_root() -> None:
+    from index.search import _negations
+
+    texts = ["Block with an untapped creature unless it's illegal.", "A tapped land.", "legal"]
+    assert _negations(texts) == {"untapped": "tapped", "illegal": "legal"}
+    assert _negations(["untapped only"]) == {}  # "tapped" is not a word of its own there
+
+
+def test_a_question_in_the_positive_finds_the_rule_in_the_negative(store_home: Path) -> None:
+    # 509.1a: "The defending player chooses which untapped creatures they control ... block"
+    results = search(_build(store_home, "2026-01-16"), "block with a tapped creature").results
+    hit = next(r for r in results[:5] if r.id == "509.1a")
+    assert "untapped" in hit.snippet
+    assert not hit.snippet.rstrip(" .…").endswith("tapped")  # the root is indexed, not shown
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("token in the graveyard disappears", {"704.5d", "111.7"}),
+        ("both players lose at the same time", {"104.4a"}),
+        ("who goes first", {"103.1"}),
+        ("my spell fizzled, all its targets are gone", {"608.2b"}),
+    ],
+)
+def test_player_words(store_home: Path, query: str, expected: set[str]) -> None:
+    assert expected & set(_ids(store_home, "2026-01-16", query, limit=5))
+
+
+def test_player_words_name_wording_the_rules_use() -> None:
+    import re
+
+    from index.reader import read_cr_path
+
+    doc = read_cr_path(corpus_file("20260116"))
+    from glossary.fold import fold_text
+
+    text = fold_text(
+        " ".join(
+            [
+                *(r.text for r in doc.rules.values()),
+                *(e for r in doc.rules.values() for e in r.examples),
+                *(g.definition for g in doc.glossary),
+            ]
+        )
+    ).lower()
+    for key, expansion in PLAYER_WORDS.items():
+        for phrase, word in re.findall(r"\"([^\"]+)\"|(\w[\w']*)", expansion):
+            wanted = (phrase or word).lower()
+            if wanted in ("or", "and"):
+                continue
+            assert re.search(rf"\b{re.escape(wanted)}", text), (key, wanted)
 
 
 def test_power_toughness_changes_are_single_tokens() -> None:
@@ -380,6 +434,7 @@ def test_power_toughness_changes_are_single_tokens() -> None:
         "a AND (b OR c) d",
         '"same name" AND legendary AND "legend rule"',
         *(key for key in SHORTHAND if "/" not in key),  # "power/toughness" is two tokens
+        *PLAYER_WORDS,
     ],
 )
 def test_plain_words_build_the_query_the_parser_would(query: str) -> None:
