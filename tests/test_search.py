@@ -344,9 +344,11 @@ def test_snippets_keep_the_published_punctuation(store_home: Path) -> None:
 
 
 def test_glossary_entry_lends_to_the_rule_it_names(store_home: Path) -> None:
-    # The "First Strike" entry says "See rule 702.7": that rule leads, above the entry.
+    # The "First Strike" entry says "See rule 702.7": that rule (or 702.7a, the first rule under
+    # the heading) leads, above the entry.
     ids = [r.id for r in search(_build(store_home, "2025-02-07"), "first strike", limit=10).results]
-    assert ids[0] == "702.7"
+    assert ids[0] in ("702.7", "702.7a")
+    assert "702.7" in ids
     assert "glossary:First Strike" not in ids[:1]
 
 
@@ -411,6 +413,15 @@ def test_player_words_name_wording_the_rules_use() -> None:
             if wanted in ("or", "and"):
                 continue
             assert re.search(rf"\b{re.escape(wanted)}", text), (key, wanted)
+
+
+@pytest.mark.parametrize(("query", "first"), [("stack", "405.1"), ("trample", "702.19a")])
+def test_a_heading_gives_way_to_its_first_rule(store_home: Path, query: str, first: str) -> None:
+    # "405. Stack" and "702.19. Trample" are headings: the rule under them that says what the
+    # thing is comes first, and the heading itself still follows.
+    ids = _ids(store_home, "2026-01-16", query)
+    assert ids[0] == first
+    assert first.rsplit(".", 1)[0].rstrip("a") not in ids[:1]
 
 
 def test_power_toughness_changes_are_single_tokens() -> None:
