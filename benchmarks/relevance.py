@@ -6,6 +6,7 @@ Usage::
     python benchmarks/relevance.py --misses        # also list the questions not answered in top 5
     python benchmarks/relevance.py --show-answers  # print each answer's text (for verification)
     python benchmarks/relevance.py --halves ABCD   # only these halves (tune without seeing E)
+    python benchmarks/relevance.py --pool pool.tsv # hits to judge blind (see judgments.tsv)
 
 The questions are ``benchmarks/questions.tsv`` (see its header for where they come from). Both
 engines index the same documents (``index.search._documents``: rules, examples, glossary) and
@@ -19,6 +20,8 @@ Scores: recall@k is the share of questions with an answer in the top k; MRR is t
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import random
 import re
 import sqlite3
 import sys
@@ -36,6 +39,7 @@ from index.search import _documents, build_search_index, search  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 QUESTIONS = Path(__file__).with_name("questions.tsv")
+JUDGMENTS = Path(__file__).with_name("judgments.tsv")
 DEPTH = 10
 
 
@@ -56,6 +60,27 @@ def read_questions(path: Path = QUESTIONS) -> list[Question]:
         half, text, answers, note = line.split("\t")
         out.append(Question(half, text, tuple(a.strip() for a in answers.split(";")), note))
     return out
+
+
+def read_judgments(path: Path = JUDGMENTS) -> dict[str, tuple[str, ...]]:
+    """Pooled answers: per question, the ids an assessor judged to answer it (blind to engine)."""
+    out: dict[str, list[str]] = {}
+    if not path.exists():
+        return {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        _half, question, rid, verdict, _note = line.split("\t")
+        if verdict.strip().lower() == "yes":
+            out.setdefault(question, []).append(rid)
+    return {q: tuple(ids) for q, ids in out.items()}
+
+
+def pooled(questions: list[Question], judgments: dict[str, tuple[str, ...]]) -> list[Question]:
+    """``questions`` with the answers the pooled assessment added."""
+    return [
+        dataclasses.replace(q, answers=q.answers + judgments.get(q.text, ())) for q in questions
+    ]
 
 
 def is_answer(result_id: str, answers: tuple[str, ...]) -> bool:
@@ -127,6 +152,33 @@ def score(questions: list[Question], engine: Callable[[str], list[str]]) -> dict
     }
 
 
+def write_pool(
+    out: Path, doc: Document, questions: list[Question], engines: list[Callable[[str], list[str]]]
+) -> None:
+    """The pool to judge: per question, every top-5 hit of any engine not already an answer.
+
+    Candidates are shuffled (seeded) and carry no engine name or rank, so whoever judges them
+    cannot favour one engine.
+    """
+    glossary = {g.ref_id.lower(): g.definition for g in doc.glossary}
+    rng = random.Random(20261129)
+    lines = ["# half\tquestion\tcandidate\tverdict (yes/no)\ttext of the candidate"]
+    for q in questions:
+        ids = sorted({rid for engine in engines for rid in engine(q.text)[:5]})
+        ids = [rid for rid in ids if not is_answer(rid, q.answers)]
+        rng.shuffle(ids)
+        for rid in ids:
+            if rid.startswith("glossary:"):
+                text = glossary.get(rid.lower(), "")
+            else:
+                rule = doc.rules.get(rid)
+                text = rule.text if rule is not None else ""
+            text = " ".join(text.split())
+            lines.append(f"{q.half}\t{q.text}\t{rid}\t\t{text}")
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"{len(lines) - 1} candidates for {len(questions)} questions written to {out}")
+
+
 def newest_corpus_file() -> Path:
     files = sorted(CORPUS.glob("cr-*.txt"))
     if not files:
@@ -139,6 +191,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--file", type=Path, default=None, help="CR file (default: newest)")
     parser.add_argument("--misses", action="store_true", help="list questions missed in top 5")
     parser.add_argument("--show-answers", action="store_true", help="print each answer's text")
+    parser.add_argument(
+        "--pool",
+        type=Path,
+        default=None,
+        help="write the unjudged top-5 hits of both engines, shuffled and unnamed, to this TSV",
+    )
     parser.add_argument(
         "--halves",
         default="",
@@ -173,17 +231,26 @@ def main(argv: list[str] | None = None) -> int:
             return [r.id for r in search(ix, text, limit=DEPTH).results]
 
         baseline = Bm25Baseline(doc)
+        if args.pool:
+            write_pool(args.pool, doc, questions, [judge, baseline.search])
+            return 0
         print(f"edition {doc.edition} ({path.name}), {len(questions)} questions, depth {DEPTH}")
-        print(f"{'set':<8}{'engine':<10}{'n':>4}{'R@1':>8}{'R@5':>8}{'R@10':>8}{'MRR':>8}")
-        halves = sorted({q.half for q in questions})
-        for name in [*halves, "all"]:
-            subset = [q for q in questions if name in ("all", q.half)]
-            for label, engine in (("judge", judge), ("bm25", baseline.search)):
-                s = score(subset, engine)
-                print(
-                    f"{name:<8}{label:<10}{int(s['n']):>4}{s['r@1']:>8.3f}{s['r@5']:>8.3f}"
-                    f"{s['r@10']:>8.3f}{s['mrr']:>8.3f}"
-                )
+        judgments = read_judgments()
+        keys = [("written", questions)]
+        if judgments:
+            keys.append(("pooled", pooled(questions, judgments)))
+        for key, qs in keys:
+            print(f"answers as {key}:")
+            print(f"{'set':<8}{'engine':<10}{'n':>4}{'R@1':>8}{'R@5':>8}{'R@10':>8}{'MRR':>8}")
+            halves = sorted({q.half for q in qs})
+            for name in [*halves, "all"]:
+                subset = [q for q in qs if name in ("all", q.half)]
+                for label, engine in (("judge", judge), ("bm25", baseline.search)):
+                    s = score(subset, engine)
+                    print(
+                        f"{name:<8}{label:<10}{int(s['n']):>4}{s['r@1']:>8.3f}{s['r@5']:>8.3f}"
+                        f"{s['r@10']:>8.3f}{s['mrr']:>8.3f}"
+                    )
         if args.misses:
             for q in questions:
                 ids = judge(q.text)
