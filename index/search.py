@@ -833,10 +833,10 @@ def _direct_query(schema: Any, text: str) -> Any:
 
     Handles what questions and :data:`SHORTHAND` expansions are made of: words, "phrases",
     ( groups ), AND and OR. Words are OR-ed over every field of :data:`_FIELDS` with
-    :data:`FIELD_BOOSTS`, AND binds tighter than OR, a group is an OR, as in whoosh's
-    ``MultifieldParser`` with an ``OrGroup``; building it here skips the parser's plugins and
-    their regular expressions (most of a parse). Anything else (NOT, fields, a word the analyzer
-    splits in two such as "day/night", odd operator sequences) is left to the parser.
+    :data:`FIELD_BOOSTS`, AND binds tighter than OR, a group is an OR, a word the analyzer
+    splits ("day/night", "2/2") is an OR of its parts, as in whoosh's ``MultifieldParser`` with
+    an ``OrGroup``; building it here skips the parser's plugins and their regular expressions
+    (most of a parse). Anything else (NOT, fields, odd operator sequences) is left to the parser.
     ``tests/test_search.py`` checks both give equal queries.
     """
     from whoosh.query import And, Or, Phrase, Term
@@ -862,8 +862,9 @@ def _direct_query(schema: Any, text: str) -> Any:
             words = list(schema[fieldname].process_text(inner, mode="query"))
             boost = FIELD_BOOSTS[fieldname]
             if len(words) > 1 and not quoted:
-                raise ValueError(token)
-            if len(words) > 1:
+                # A word the analyzer splits ("2/2", "face-down"): the parser ORs its parts.
+                per_field.append(Or([Term(fieldname, w, boost=boost) for w in words]))
+            elif len(words) > 1:
                 per_field.append(Phrase(fieldname, words, slop=1, boost=boost))
             elif words:
                 # The parser gives a one-word phrase no field boost.
