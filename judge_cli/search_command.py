@@ -56,9 +56,9 @@ def search(
 ) -> None:
     """Search rules, examples, glossary and notes, ranked: words, "phrases", AND/OR/NOT.
 
-    Misspellings are matched fuzzily; shorthand such as SBA, ETB, LKI, CDA, P/T, 2HG and EDH is
-    understood; a rule number (704.5j, rule 613) goes straight to that rule; section:7 keeps to
-    one section.
+    Misspellings are matched fuzzily; shorthand such as SBA, ETB, LKI, CDA, P/T, 2HG and EDH, and
+    players' phrasing such as "goes first", "fizzle" or "bounce", is understood; a rule number
+    (704.5j, rule 613) goes straight to that rule; section:7 keeps to one section.
     """
     from index.search import NoSearchIndexError, QuerySyntaxError
     from index.search import search as run_search
