@@ -9,7 +9,7 @@ Usage::
     python benchmarks/relevance.py --pool pool.tsv # hits to judge blind (see judgments.tsv)
 
 The questions are ``benchmarks/questions.tsv`` (see its header for where they come from). Both
-engines index the same documents (``index.search._documents``: rules, examples, glossary) and
+engines index the same documents (``index.search.schema._documents``: rules, examples, glossary) and
 both fold an example hit into its rule. The baseline is sqlite FTS5 (stdlib) with its built-in
 ``bm25()`` ranking, the porter tokenizer and the question's words OR-ed together.
 
@@ -35,7 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 from index.model import Document  # noqa: E402
 from index.reader import read_cr_path  # noqa: E402
-from index.search import _documents, build_search_index, search  # noqa: E402
+from index.search import build_search_index, search  # noqa: E402
+from index.search.schema import _documents  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 QUESTIONS = Path(__file__).with_name("questions.tsv")

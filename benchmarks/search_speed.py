@@ -29,7 +29,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from _common import environment  # noqa: E402
 
 from index.reader import read_cr_path  # noqa: E402
-from index.search import _documents, _schema, build_search_index, search_documents  # noqa: E402
+from index.search import build_search_index, search_documents  # noqa: E402
+from index.search.schema import _documents, _schema  # noqa: E402
 from index.store import EditionStore  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -131,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
             "deathtouch AND trample",
             "section:7 damage",
         ]
-        from index.search import _weighting
+        from index.search.rank import _weighting
 
         ix = open_dir(str(build / "search"))
         searcher = ix.searcher(weighting=_weighting())

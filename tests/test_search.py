@@ -353,7 +353,7 @@ def test_glossary_entry_lends_to_the_rule_it_names(store_home: Path) -> None:
 
 
 def test_no_counts_as_zero() -> None:
-    from index.search import _expand_shorthand
+    from index.search.query import _expand_shorthand
 
     # "no loyalty counters" is a count of none: the rules write "loyalty 0".
     assert "(no OR 0 OR zero)" in _expand_shorthand("planeswalker with no loyalty counters")
@@ -362,7 +362,7 @@ def test_no_counts_as_zero() -> None:
 
 
 def test_negated_words_are_indexed_under_their_root() -> None:
-    from index.search import _negations
+    from index.search.schema import _negations
 
     texts = ["Block with an untapped creature unless it's illegal.", "A tapped land.", "legal"]
     assert _negations(texts) == {"untapped": "tapped", "illegal": "legal"}
@@ -425,7 +425,7 @@ def test_a_heading_gives_way_to_its_first_rule(store_home: Path, query: str, fir
 
 
 def test_power_toughness_changes_are_single_tokens() -> None:
-    from index.search import _analyzer
+    from index.search.schema import _analyzer
 
     tokens = [t.text for t in _analyzer()("a -2/-2 effect and a +1/+1 counter on 704.5q")]
     assert tokens == ["-2/-2", "effect", "+1/+1", "counter", "704.5q"]
@@ -454,7 +454,8 @@ def test_power_toughness_changes_are_single_tokens() -> None:
 def test_plain_words_build_the_query_the_parser_would(query: str) -> None:
     from whoosh.filedb.filestore import RamStorage
 
-    from index.search import _direct_query, _expand_shorthand, _make_parser, _schema
+    from index.search.query import _direct_query, _expand_shorthand, _make_parser
+    from index.search.schema import _schema
 
     schema = RamStorage().create_index(_schema()).schema
     text = _expand_shorthand(query)
@@ -469,7 +470,8 @@ def test_plain_words_build_the_query_the_parser_would(query: str) -> None:
 def test_queries_with_syntax_go_to_the_parser(query: str) -> None:
     from whoosh.filedb.filestore import RamStorage
 
-    from index.search import _direct_query, _expand_shorthand, _schema
+    from index.search.query import _direct_query, _expand_shorthand
+    from index.search.schema import _schema
 
     text = _expand_shorthand(query)
     assert _direct_query(RamStorage().create_index(_schema()).schema, text) is None
@@ -478,7 +480,8 @@ def test_queries_with_syntax_go_to_the_parser(query: str) -> None:
 def test_direct_scoring_matches_whoosh(store_home: Path) -> None:
     from whoosh.index import open_dir
 
-    from index.search import _direct_query, _top, _weighting
+    from index.search.query import _direct_query
+    from index.search.rank import _top, _weighting
 
     ix = open_dir(str(_build(store_home, "2026-01-16") / "search"))
     with ix.searcher(weighting=_weighting()) as searcher:
@@ -492,7 +495,7 @@ def test_direct_scoring_matches_whoosh(store_home: Path) -> None:
 def test_bit_parallel_edit_distance_matches_the_table() -> None:
     import itertools
 
-    from index.search import _distances
+    from index.search.query import _distances
 
     def table(a: str, b: str) -> int:
         prev = list(range(len(b) + 1))

@@ -1,0 +1,397 @@
+"""Reading a query: cleaning, shorthand, rule numbers, the whoosh query, fuzzy matching.
+
+Queries (:func:`index.search.search`) are checked and folded (:func:`_check_query`: curly
+quotes, apostrophes and dashes to ASCII), MTG shorthand and players' words are expanded through
+:data:`~index.search.words.SHORTHAND` and :data:`~index.search.words.PLAYER_WORDS`
+(:func:`_expand_shorthand`), a rule number goes straight to that rule (:func:`_rule_numbers`),
+and words missing from the index are matched fuzzily (:func:`_fuzzify`). :func:`_parse` builds
+the whoosh query: directly for plain words, phrases, groups, AND and OR (:func:`_direct_query`),
+through whoosh's parser (imported lazily, :func:`_qparser`) for anything else.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import warnings
+import weakref
+from typing import Any
+
+from glossary.fold import fold_text
+
+from .schema import _whoosh
+from .words import _EXPANSIONS, _NUMBER_WORDS, _Pattern
+
+MAX_QUERY_CHARS = 500
+"""Longer queries are refused with a clear message (a question is never this long)."""
+SCOPES = ("rules", "glossary", "all")
+
+
+class QuerySyntaxError(ValueError):
+    """Raised for a query that cannot be searched: unbalanced quotes, only operators, too long."""
+
+
+def _qparser() -> Any:
+    """whoosh's query parser, imported only for queries :func:`_direct_query` leaves to it."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"invalid escape sequence")
+        import whoosh.qparser
+
+        return whoosh.qparser
+
+
+_NUMBER_WORD_RE = _Pattern(
+    r"^(?:(?:rules?|cr|§)\s*)?(\d{3}(?:\.\d+[a-z]{0,2})?\.?)$|^(?:rules?|cr|§)\s*(\d)$",
+    re.IGNORECASE,
+)
+_INLINE_NUMBER_RE = _Pattern(r"(?<![\w.])(\d{3}\.\d+[a-z]{0,2})(?![\w])", re.IGNORECASE)
+_RULE_WORD_NUMBER_RE = _Pattern(r"\brules?\s+(\d{3})\b(?!\.\d)", re.IGNORECASE)
+_SECTION_RE = _Pattern(r"\bsection:\s*(\d)\b", re.IGNORECASE)
+_FIELDS = ("term", "title", "body")
+FIELD_BOOSTS = {"term": 0.5, "title": 1.0, "body": 1.0}
+"""Query-time boosts on top of the schema's field boosts (tuned on half A of the benchmark)."""
+_OPERATORS = frozenset(["AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"])
+
+
+def _split_quoted(text: str) -> list[tuple[bool, str]]:
+    """Splits on straight double quotes: (is_quoted, text) parts. Quotes must be balanced."""
+    parts = text.split('"')
+    if len(parts) % 2 == 0:
+        raise QuerySyntaxError(
+            'the query has an unbalanced quote; close the phrase with a second " or drop it'
+        )
+    return [(i % 2 == 1, p) for i, p in enumerate(parts)]
+
+
+@functools.lru_cache(maxsize=1)
+def _shorthand_pattern() -> re.Pattern[str]:
+    keys = sorted(_EXPANSIONS, key=len, reverse=True)
+    return re.compile(
+        r"(?<![\w/])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w/])", re.IGNORECASE
+    )
+
+
+def _expand_shorthand(text: str) -> str:
+    """Replaces shorthand (outside quotes) with its OR group from :data:`SHORTHAND`."""
+    out: list[str] = []
+    pattern = _shorthand_pattern()
+    for quoted, part in _split_quoted(text):
+        if quoted:
+            out.append(f'"{part}"')
+            continue
+
+        def repl(m: re.Match[str]) -> str:
+            key = m.group(1).lower()
+            own = f'"{m.group(1)}"' if " " in key or "/" in key else m.group(1)
+            return f"({own} OR {_EXPANSIONS[key]})"
+
+        low = part.lower()
+        if any(key in low for key in _EXPANSIONS):
+            part = pattern.sub(repl, part)
+        if not any(c.isdecimal() for c in part) and "no" not in part.lower():
+            out.append(part)
+            continue
+        # "10 poison counters": the rules spell small numbers out ("ten or more").
+        part = re.sub(
+            r"(?<![\w./+-])(\d{1,2})(?![\w./])",
+            lambda m: (
+                f"({m.group(1)} OR {_NUMBER_WORDS[int(m.group(1))]})"
+                if int(m.group(1)) in _NUMBER_WORDS
+                else m.group(1)
+            ),
+            part,
+        )
+        # "no loyalty counters": a count of none; the rules write the count ("loyalty 0").
+        part = re.sub(
+            r"(?<![\w'-])no(?=\s+(?!longer\b|more\b|one\b|other\b|matter\b)[a-z])",
+            "(no OR 0 OR zero)",
+            part,
+            flags=re.IGNORECASE,
+        )
+        out.append(part)
+    return "".join(out)
+
+
+_SYNTAX_CHARS = str.maketrans(dict.fromkeys("{}[]^~*?\\<>", " "))
+
+
+def _clean(query: str) -> str:
+    text = fold_text(query)
+    text = text.replace("\u2026", " ")
+    # Characters whoosh's parser would read as syntax players never mean.
+    text = text.translate(_SYNTAX_CHARS)
+    return " ".join(text.split())
+
+
+def _rule_numbers(query: str) -> tuple[list[str], str]:
+    """Rule numbers named in the query, and the rest of the query."""
+    if not any(c.isdecimal() for c in query):
+        return [], query.strip()  # every rule number has a digit
+    from ..numbers import InvalidRuleReferenceError, parse_rule_ref
+
+    whole = _NUMBER_WORD_RE.match(query.strip())
+    if whole:
+        text = whole.group(1) or whole.group(2)
+        try:
+            ref = parse_rule_ref(text)
+        except InvalidRuleReferenceError:
+            return [], query
+        return [str(ref.start)], ""
+    numbers: list[str] = []
+
+    def take(m: re.Match[str]) -> str:
+        numbers.append(m.group(1).lower())
+        return " "
+
+    rest = _INLINE_NUMBER_RE.sub(take, query)
+    rest = _RULE_WORD_NUMBER_RE.sub(take, rest)
+    return numbers, rest.strip()
+
+
+def _scope_filter(scope: str) -> Any:
+    from whoosh.query import Or, Term
+
+    if scope == "rules":
+        return Or([Term("kind", "rule"), Term("kind", "example")])
+    if scope == "glossary":
+        return Term("kind", "glossary")
+    return None
+
+
+_PARSERS: dict[tuple[str, ...], Any] = {}
+
+
+def _parser(searcher: Any) -> Any:
+    """The query parser for a searcher's schema, made once per process and reused.
+
+    Keyed by the schema's field names: every index here is written with :func:`_schema`, and
+    ``ix.schema`` would re-read the index's table of contents (a new object) on every call.
+    """
+    schema = searcher.schema
+    key = tuple(schema.names())
+    if key not in _PARSERS:
+        _PARSERS[key] = _make_parser(schema)
+    return _PARSERS[key]
+
+
+def _make_parser(schema: Any) -> Any:
+    _whoosh()
+    qp = _qparser()
+    parser = qp.MultifieldParser(
+        list(_FIELDS),
+        schema,
+        fieldboosts=dict(FIELD_BOOSTS),
+        group=qp.OrGroup.factory(0.9),
+    )
+    parser.remove_plugin_class(qp.WildcardPlugin)
+    parser.remove_plugin_class(qp.BoostPlugin)
+    parser.remove_plugin_class(qp.RangePlugin)
+    return parser
+
+
+_SYNTAX_RE = _Pattern(r"(?<!\w)'")
+"""A single quote opening a word: whoosh reads 'it' as a quoted term."""
+_OPERATOR_WORDS = frozenset(["and", "or", "not", "andnot", "andmaybe"])
+
+
+_QUERY_TOKEN_RE = _Pattern(r'"[^"]*"|[()]|[^\s()"]+')
+
+
+def _direct_query(schema: Any, text: str) -> Any:
+    """The query the parser makes of ``text``, built directly; None if it needs the parser.
+
+    Handles what questions and :data:`SHORTHAND` expansions are made of: words, "phrases",
+    ( groups ), AND and OR. Words are OR-ed over every field of :data:`_FIELDS` with
+    :data:`FIELD_BOOSTS`, AND binds tighter than OR, a group is an OR, a word the analyzer
+    splits ("day/night", "2/2") is an OR of its parts, as in whoosh's ``MultifieldParser`` with
+    an ``OrGroup``; building it here skips the parser's plugins and their regular expressions
+    (most of a parse). Anything else (NOT, fields, odd operator sequences) is left to the parser.
+    ``tests/test_search.py`` checks both give equal queries.
+    """
+    from whoosh.query import And, Or, Phrase, Term
+
+    if any(c in text for c in ":*") or ("'" in text and _SYNTAX_RE.search(text)):
+        return None
+    tokens: list[str] = []
+    for m in _QUERY_TOKEN_RE.finditer(text):
+        a, b = m.span()
+        if text[a] == '"' and (
+            text[a - 1 : a] not in ("", " ", "(") or text[b : b + 1] not in ("", " ", ")")
+        ):
+            return None  # a quote touching a word
+        tokens.append(m.group())
+    if "".join(tokens).replace(" ", "") != "".join(text.split()):
+        return None  # an unclosed quote
+
+    def clause(token: str) -> Any:
+        quoted = token.startswith('"')
+        inner = token[1:-1] if quoted else token
+        per_field: list[Any] = []
+        for fieldname in _FIELDS:
+            words = list(schema[fieldname].process_text(inner, mode="query"))
+            boost = FIELD_BOOSTS[fieldname]
+            if len(words) > 1 and not quoted:
+                # A word the analyzer splits ("2/2", "face-down"): the parser ORs its parts.
+                per_field.append(Or([Term(fieldname, w, boost=boost) for w in words]))
+            elif len(words) > 1:
+                per_field.append(Phrase(fieldname, words, slop=1, boost=boost))
+            elif words:
+                # The parser gives a one-word phrase no field boost.
+                per_field.append(Term(fieldname, words[0], boost=1.0 if quoted else boost))
+        return Or(per_field)
+
+    def group(i: int, closing: bool) -> tuple[Any, int]:
+        items: list[Any] = []
+        operator: str | None = None
+        while i < len(tokens):
+            token = tokens[i]
+            i += 1
+            if token == ")":
+                if not closing or operator:
+                    raise ValueError(token)
+                return Or(items, scale=0.9), i
+            if token in ("AND", "OR"):
+                if operator or not items:
+                    raise ValueError(token)
+                operator = token
+                continue
+            if token.lower() in _OPERATOR_WORDS and not token.islower():
+                raise ValueError(token)
+            item, i = group(i, True) if token == "(" else (clause(token), i)
+            if operator == "AND":
+                last = items[-1]
+                items[-1] = (
+                    And([*last.subqueries, item]) if type(last) is And else And([last, item])
+                )
+            else:
+                items.append(item)
+            operator = None
+        if closing or operator:
+            raise ValueError("unclosed")
+        return Or(items, scale=0.9), i
+
+    try:
+        q, _ = group(0, False)
+    except ValueError:
+        return None
+    return q.normalize()
+
+
+_LEXICON: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], list[str]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per reader: the indexed words of a field that start with a letter (for fuzzy matching)."""
+
+
+def _words_starting(reader: Any, fieldname: str, letter: str) -> list[str]:
+    cache = _LEXICON.setdefault(reader, {})
+    key = (fieldname, letter)
+    if key not in cache:
+        cache[key] = [
+            cand.decode("utf-8") if isinstance(cand, bytes) else cand
+            for cand in reader.expand_prefix(fieldname, letter)
+        ]
+    return cache[key]
+
+
+def _distances(a: str) -> Any:
+    """A function giving the edit distance from ``a`` to a word (Myers' bit-parallel method).
+
+    The table of ``a``'s letters is made once, so checking the hundreds of indexed words that
+    share a query word's first letter costs a few integer operations per letter.
+    """
+    m = len(a)
+    full = (1 << m) - 1
+    top = 1 << (m - 1)
+    peq: dict[str, int] = {}
+    for i, c in enumerate(a):
+        peq[c] = peq.get(c, 0) | (1 << i)
+
+    def distance(b: str) -> int:
+        pv, mv, score = full, 0, m
+        for c in b:
+            eq = peq.get(c, 0)
+            xv = eq | mv
+            xh = (((eq & pv) + pv) ^ pv) | eq
+            ph = mv | (~(xh | pv) & full)
+            mh = pv & xh
+            if ph & top:
+                score += 1
+            elif mh & top:
+                score -= 1
+            ph = ((ph << 1) | 1) & full
+            mh = (mh << 1) & full
+            pv = mh | (~(xv | ph) & full)
+            mv = ph & xv
+        return score
+
+    return distance
+
+
+def _fuzzify(q: Any, reader: Any) -> Any:
+    """Replaces words the index lacks with the indexed words nearest them ("deathtuch").
+
+    whoosh's FuzzyTerm builds a Levenshtein automaton per query (tens of milliseconds); the
+    words sharing the first letter are few enough to compare directly.
+    """
+    from whoosh.query import Or, Term
+
+    def fix(node: Any) -> Any:
+        if type(node) is Term and node.fieldname in _FIELDS:
+            text = node.text
+            if isinstance(text, bytes):
+                text = text.decode("utf-8")
+            if len(text) < 5 or any(reader.doc_frequency(f, text) for f in _FIELDS):
+                return node
+            dist = 1 if len(text) <= 6 else 2
+            near: set[str] = set()
+            size = len(text)
+            distance = _distances(text)
+            for fieldname in ("term", "body"):
+                for word in _words_starting(reader, fieldname, text[0]):
+                    if abs(len(word) - size) <= dist and distance(word) <= dist:
+                        near.add(word)
+            if not near:
+                return node
+            return Or([Term(node.fieldname, w, boost=node.boost * 0.9) for w in sorted(near)])
+        return node
+
+    return q.accept(fix)
+
+
+def _check_query(query: str) -> str:
+    if len(query) > MAX_QUERY_CHARS:
+        raise QuerySyntaxError(
+            f"the query is {len(query):,} characters long; the limit is {MAX_QUERY_CHARS}. "
+            "Search for a few words or a phrase from the rule."
+        )
+    cleaned = _clean(query)
+    if not cleaned:
+        raise QuerySyntaxError("the query is empty; give a word, a phrase or a rule number")
+    if cleaned.count("(") != cleaned.count(")"):
+        raise QuerySyntaxError("the query has unbalanced parentheses; close each ( with a )")
+    _split_quoted(cleaned)
+    words = cleaned.replace("(", " ").replace(")", " ").split()
+    if words and all(w in _OPERATORS for w in words):
+        raise QuerySyntaxError(
+            f"the query has only operators ({' '.join(words)}); put words around them: "
+            "legend AND rule, deathtouch OR trample, NOT mana"
+        )
+    return cleaned
+
+
+def _parse(ix: Any, searcher: Any, text: str) -> Any:
+    w = _whoosh()
+    expanded = _expand_shorthand(text)
+    try:
+        q = _direct_query(searcher.schema, expanded)
+        if q is None:
+            q = _parser(searcher).parse(expanded)
+    except Exception as exc:  # whoosh's parser raises assorted errors on odd input
+        raise QuerySyntaxError(f"the query could not be read ({exc})") from None
+    if q is w.query.NullQuery or isinstance(q, type(w.query.NullQuery)):
+        raise QuerySyntaxError(
+            "the query has no words to search for (only common words or operators); "
+            "add a rules word, e.g. 'legend rule' or 'deathtouch'"
+        )
+    return _fuzzify(q, searcher.reader())
