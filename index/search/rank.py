@@ -169,6 +169,9 @@ def _lend(
 
 _LENGTHS: weakref.WeakKeyDictionary[Any, dict[str, dict[int, float]]] = weakref.WeakKeyDictionary()
 """Field lengths looked up so far, per reader (a warm searcher asks for the same ones)."""
+_STORED: weakref.WeakKeyDictionary[Any, dict[int, dict[str, Any]]] = weakref.WeakKeyDictionary()
+"""Stored fields read so far, per reader (read only: the same rules come back for many
+questions, and unpickling them was a tenth of a warm query)."""
 
 
 def _top(searcher: Any, q: Any, limit: int, flt: Any) -> list[tuple[float, dict[str, Any]]]:
@@ -244,4 +247,13 @@ def _top(searcher: Any, q: Any, limit: int, flt: Any) -> list[tuple[float, dict[
                 scores[docnum] = scores.get(docnum, 0.0) + s
             step()
     best = heapq.nsmallest(limit, scores.items(), key=lambda kv: (-kv[1], kv[0]))
-    return [(score, searcher.stored_fields(docnum)) for docnum, score in best if score > 0]
+    stored = _STORED.setdefault(reader, {})
+    out: list[tuple[float, dict[str, Any]]] = []
+    for docnum, score in best:
+        if score <= 0:
+            continue
+        fields = stored.get(docnum)
+        if fields is None:
+            fields = stored[docnum] = searcher.stored_fields(docnum)
+        out.append((score, fields))
+    return out
