@@ -359,6 +359,39 @@ def test_no_counts_as_zero() -> None:
     assert "(no OR 0 OR zero)" in _expand_shorthand("planeswalker with no loyalty counters")
     assert _expand_shorthand("no longer tapped") == "no longer tapped"
     assert "(10 OR ten)" in _expand_shorthand("10 poison counters")
+    # ... but not inside a phrase a table wrote: "no cards" and "4 player" stay phrases.
+    assert '"no cards"' in _expand_shorthand("my library is empty")
+    assert '("4 player" OR multiplayer)' in _expand_shorthand("our 4 player game")
+
+
+@pytest.mark.parametrize(
+    ("typed", "key"),
+    [
+        ("blinked", "blink"),
+        ("blinking", "blink"),
+        ("goes first", "go first"),
+        ("going first", "go first"),
+        ("scooped", "scoop"),
+        ("flipped", "flip"),
+        ("bounced", "bounced"),  # written out in the table: that entry wins
+        ("SBAs", "sbas"),
+    ],
+)
+def test_player_words_match_inflections(typed: str, key: str) -> None:
+    from index.search.query import _expand_shorthand
+    from index.search.words import _EXPANSIONS
+
+    expanded = _expand_shorthand(f"it {typed} now")
+    assert _EXPANSIONS[key] in expanded
+    assert expanded.startswith("it (") and expanded.endswith(") now")
+
+
+def test_shorthand_matches_only_whole_words() -> None:
+    from index.search.query import _expand_shorthand
+
+    assert _expand_shorthand("sacrifice the blinker") == "sacrifice the blinker"
+    assert _expand_shorthand("diesel") == "diesel"
+    assert "OR" in _expand_shorthand("its P/T")
 
 
 def test_negated_words_are_indexed_under_their_root() -> None:

@@ -11,7 +11,7 @@ through whoosh's parser (imported lazily, :func:`_qparser`) for anything else.
 
 from __future__ import annotations
 
-import functools
+import itertools
 import re
 import warnings
 import weakref
@@ -20,7 +20,7 @@ from typing import Any
 from glossary.fold import fold_text
 
 from .schema import _whoosh
-from .words import _EXPANSIONS, _NUMBER_WORDS, _Pattern
+from .words import _EXPANSIONS, _NUMBER_WORDS, _expansion_keys, _Pattern
 
 MAX_QUERY_CHARS = 500
 """Longer queries are refused with a clear message (a question is never this long)."""
@@ -63,52 +63,77 @@ def _split_quoted(text: str) -> list[tuple[bool, str]]:
     return [(i % 2 == 1, p) for i, p in enumerate(parts)]
 
 
-@functools.lru_cache(maxsize=1)
-def _shorthand_pattern() -> re.Pattern[str]:
-    keys = sorted(_EXPANSIONS, key=len, reverse=True)
-    return re.compile(
-        r"(?<![\w/])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w/])", re.IGNORECASE
+_PHRASE_TOKEN_RE = _Pattern(r"[\w/]+(?:'\w+)*")
+"""A word as the expansion tables spell them: "p/t", "can't", "2hg"."""
+
+
+def _expand_phrases(part: str) -> str:
+    """``part`` with each table phrase (longest first, whole words) replaced by its OR group."""
+    keys = _expansion_keys()
+    longest = max(key.count(" ") for key in keys) + 1
+    tokens = [(m.start(), m.end(), m.group().lower()) for m in _PHRASE_TOKEN_RE.finditer(part)]
+    out: list[str] = []
+    done = 0
+    i = 0
+    while i < len(tokens):
+        for n in range(min(longest, len(tokens) - i), 0, -1):
+            words = tokens[i : i + n]
+            if any(not part[a[1] : b[0]].isspace() for a, b in itertools.pairwise(words)):
+                continue  # only words separated by spaces make a phrase
+            key = keys.get(" ".join(w for _, _, w in words))
+            if key is None:
+                continue
+            start, end = words[0][0], words[-1][1]
+            typed = part[start:end]
+            own = f'"{typed}"' if " " in typed or "/" in typed else typed
+            out.append(part[done:start])
+            out.append(f"({own} OR {_EXPANSIONS[key]})")
+            done = end
+            i += n
+            break
+        else:
+            i += 1
+    out.append(part[done:])
+    return "".join(out)
+
+
+def _expand_counts(part: str) -> str:
+    """Small numbers and "no" (a count of none) also as the rules write them."""
+    # "10 poison counters": the rules spell small numbers out ("ten or more").
+    part = re.sub(
+        r"(?<![\w./+-])(\d{1,2})(?![\w./])",
+        lambda m: (
+            f"({m.group(1)} OR {_NUMBER_WORDS[int(m.group(1))]})"
+            if int(m.group(1)) in _NUMBER_WORDS
+            else m.group(1)
+        ),
+        part,
+    )
+    # "no loyalty counters": a count of none; the rules write the count ("loyalty 0").
+    return re.sub(
+        r"(?<![\w'-])no(?=\s+(?!longer\b|more\b|one\b|other\b|matter\b)[a-z])",
+        "(no OR 0 OR zero)",
+        part,
+        flags=re.IGNORECASE,
     )
 
 
 def _expand_shorthand(text: str) -> str:
     """Replaces shorthand (outside quotes) with its OR group from :data:`SHORTHAND`."""
     out: list[str] = []
-    pattern = _shorthand_pattern()
     for quoted, part in _split_quoted(text):
         if quoted:
             out.append(f'"{part}"')
             continue
 
-        def repl(m: re.Match[str]) -> str:
-            key = m.group(1).lower()
-            own = f'"{m.group(1)}"' if " " in key or "/" in key else m.group(1)
-            return f"({own} OR {_EXPANSIONS[key]})"
-
-        low = part.lower()
-        if any(key in low for key in _EXPANSIONS):
-            part = pattern.sub(repl, part)
+        part = _expand_phrases(part)
         if not any(c.isdecimal() for c in part) and "no" not in part.lower():
             out.append(part)
             continue
-        # "10 poison counters": the rules spell small numbers out ("ten or more").
-        part = re.sub(
-            r"(?<![\w./+-])(\d{1,2})(?![\w./])",
-            lambda m: (
-                f"({m.group(1)} OR {_NUMBER_WORDS[int(m.group(1))]})"
-                if int(m.group(1)) in _NUMBER_WORDS
-                else m.group(1)
-            ),
-            part,
-        )
-        # "no loyalty counters": a count of none; the rules write the count ("loyalty 0").
-        part = re.sub(
-            r"(?<![\w'-])no(?=\s+(?!longer\b|more\b|one\b|other\b|matter\b)[a-z])",
-            "(no OR 0 OR zero)",
-            part,
-            flags=re.IGNORECASE,
-        )
-        out.append(part)
+        # Counts are read outside the phrases the tables just wrote ("4 player" stays a phrase).
+        pieces = part.split('"')
+        pieces[::2] = [_expand_counts(piece) for piece in pieces[::2]]
+        out.append('"'.join(pieces))
     return "".join(out)
 
 

@@ -161,6 +161,22 @@ PLAYER_WORDS: dict[str, str] = {
     "crack": "activate OR sacrifice",
     "game checks": '"state-based actions"',
     "game check": '"state-based actions"',
+    # written after the third held-out half (F) was scored: who does what, and table slang
+    "owns": "owner",
+    "owned": "owner",
+    "attacker": '"attacking creature"',
+    "blocker": '"blocking creature"',
+    "scoop": "concede OR concedes",
+    "flip": 'transform OR "back face"',
+    "holding": "hand",
+    "ping": '"1 damage" OR damage',
+    "doubling": '"twice that many"',
+    "swing": "attack",
+    "swung": "attack",
+    "wipe": '"destroy all"',
+    "in play": "battlefield",
+    "on board": "battlefield",
+    "on the board": "battlefield",
 }
 
 # Words that carry no meaning in a player's question; dropped before ranking.
@@ -174,6 +190,39 @@ _QUESTION_WORDS = frozenset(
 
 _EXPANSIONS = {**PLAYER_WORDS, **SHORTHAND}
 """Both tables; a phrase in both is read as SHORTHAND says."""
+
+
+def _inflections(word: str) -> set[str]:
+    """Regular English forms of a verb or noun: "blink" → "blinks", "blinked", "blinking"."""
+    forms = {word, word + "s", word + "es", word + "ed", word + "ing"}
+    if word.endswith("e"):
+        forms |= {word + "d", word[:-1] + "ing"}
+    if (
+        len(word) >= 3
+        and word[-1] not in "aeiouwxy"
+        and word[-2] in "aeiou"
+        and word[-3] not in "aeiou"
+    ):
+        forms |= {word + word[-1] + "ed", word + word[-1] + "ing"}  # "flip" → "flipped"
+    return forms
+
+
+@functools.lru_cache(maxsize=1)
+def _expansion_keys() -> dict[str, str]:
+    """Every phrase a player may type, lowercased → the table key it stands for.
+
+    A PLAYER_WORDS phrase also matches the regular inflections of its first word ("blinked",
+    "goes first" from "go first"); a key written out in a table always wins over a form made
+    here, and SHORTHAND matches only as written.
+    """
+    out: dict[str, str] = {}
+    for key in PLAYER_WORDS:
+        first, _, rest = key.partition(" ")
+        for form in sorted(_inflections(first)):
+            out.setdefault(f"{form} {rest}" if rest else form, key)
+    for key in _EXPANSIONS:
+        out[key] = key
+    return out
 
 
 # Small numbers as the rules spell them out ("ten or more poison counters").
