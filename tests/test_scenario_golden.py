@@ -2,8 +2,9 @@
 
 A golden file holds a title, a comment citing its source, the board, and under ``expect`` one entry
 per edition: the actions of each check (``"704.5g destroyed bears"``: rule, action, object or
-player), optionally the outcome, notes that must appear (``"702.12b wall"``) and attributes of the
-final board. Adding a case is a text edit.
+player), optionally the outcome, notes that must appear (``"702.12b wall"``), objects that must be
+gone from the board (``gone``: they left the game with their owner, rule 800.4a) and attributes
+of the final board. Adding a case is a text edit.
 
 Each case runs twice: against the real edition from ../shared/corpus (skipped when the corpus is
 absent), and against a bare document of that date, which exercises the numbering table.
@@ -85,6 +86,8 @@ def test_golden(path: Path, n: int, source: str) -> None:
     notes = {f"{note.rule} {note.object or note.player}" for note in result.notes}
     for wanted in expected.get("notes", []):
         assert wanted in notes
+    for subject in expected.get("gone", []):
+        assert result.final.find_object(subject) is None, f"{subject} is still on the board"
     for subject, attributes in (expected.get("final") or {}).items():
         thing: Any = result.final.find_object(subject) or result.final.find_player(subject)
         assert thing is not None, f"{subject} not on the final board"

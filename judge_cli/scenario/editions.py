@@ -210,10 +210,15 @@ _NOTE_SIGNATURES: dict[str, re.Pattern[str]] = {
         r"with indestructible can't be destroyed"
     ),
     "team_loses": re.compile(r"if either player on a team loses the game, the team loses"),
+    "leaves_game": re.compile(
+        r"when a player leaves the game, all objects (\(see rule [\d.]+\) )?owned by that player"
+    ),
 }
 _NOTE_TABLE: dict[str, list[tuple[str, str]]] = {
     "indestructible": [("2009-07-11", "700.4"), ("2013-07-13", "702.12b")],
     "team_loses": [("2007-05-01", "606.8b"), ("2009-07-11", "806.8b"), ("2013-07-13", "810.8a")],
+    # Not in the 1999 and 2003 rules; the corpus first shows it in May 2007.
+    "leaves_game": [("2007-05-01", "600.4a"), ("2009-07-11", "800.4a")],
 }
 
 # Dates of rules changes that did not add a rule of their own.

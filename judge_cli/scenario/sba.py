@@ -1008,11 +1008,14 @@ def apply_actions(
     notes: list[Note] = []
     leaving: dict[str, str] = {}
     gone: set[str] = set()
+    lost_now: list[str] = []
     for a in actions:
         if not a.changes_state:
             continue
         o = by_id.get(a.object) if a.object else None
         if a.action == "loses" and a.player in players:
+            if not players[a.player].lost:
+                lost_now.append(a.player)
             players[a.player].lost = True
         elif o is None:
             if a.action == "speed_set" and a.player in players:
@@ -1042,6 +1045,8 @@ def apply_actions(
             o.face_up = False
     for object_id, zone in leaving.items():
         _leave_battlefield(by_id[object_id], zone)
+    if lost_now:
+        notes += _players_leave(board, lost_now, gone, rules)
     if gone:
         board.objects = [o for o in board.objects if o.id not in gone]
     left = set(leaving) | gone
@@ -1070,6 +1075,34 @@ def apply_actions(
                 p.lost = True
                 rule = rules.notes.get("team_loses", "810.8a") if rules else "810.8a"
                 notes.append(Note(rule, f"{p.name} loses with their team", None, p.name))
+    return notes
+
+
+def _players_leave(
+    board: BoardState, names: list[str], gone: set[str], rules: EditionRules | None
+) -> list[Note]:
+    """Rule 800.4a: players who lost a multiplayer game that goes on leave it, with their things.
+
+    Everything they own leaves the game (added to ``gone``); what they control through an
+    effect goes back to its owner. Only in a game that began with three or more players and
+    still has two or more in it (in two players' games the game is over; Two-Headed Giant
+    teams lose together, rule 810.8a), and only in editions that have the rule.
+    """
+    rule = rules.notes.get("leaves_game") if rules is not None else "800.4a"
+    if rule is None or board.variant == "two-headed-giant" or len(board.players) < 3:
+        return []
+    if sum(1 for p in board.players if not p.lost) < 2:
+        return []
+    notes: list[Note] = []
+    for name in names:
+        owned = [o for o in board.objects if o.owner_name == name and o.id not in gone]
+        gone.update(o.id for o in owned)
+        things = f"the {len(owned)} object{'s' if len(owned) != 1 else ''} they own leave"
+        notes.append(Note(rule, f"{name} leaves the game; {things} with them", None, name))
+        for o in board.objects:
+            if o.id not in gone and o.controller_name == name and o.owner_name != name:
+                o.controller = None  # the control effect ends: the owner controls it again
+                notes.append(Note(rule, f"{o.name} goes back to {o.owner_name}", o.id, name))
     return notes
 
 
