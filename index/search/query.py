@@ -19,7 +19,7 @@ from typing import Any
 
 from glossary.fold import fold_text
 
-from .schema import _whoosh
+from .schema import _doc_frequency, _whoosh
 from .words import _EXPANSIONS, _NUMBER_WORDS, _expansion_keys, _Pattern
 
 MAX_QUERY_CHARS = 500
@@ -69,8 +69,7 @@ _PHRASE_TOKEN_RE = _Pattern(r"[\w/]+(?:'\w+)*")
 
 def _expand_phrases(part: str) -> str:
     """``part`` with each table phrase (longest first, whole words) replaced by its OR group."""
-    keys = _expansion_keys()
-    longest = max(key.count(" ") for key in keys) + 1
+    keys, longest = _expansion_keys()
     tokens = [(m.start(), m.end(), m.group().lower()) for m in _PHRASE_TOKEN_RE.finditer(part)]
     out: list[str] = []
     done = 0
@@ -265,6 +264,16 @@ def _direct_query(schema: Any, text: str) -> Any:
                 per_field.append(Term(fieldname, words[0], boost=1.0 if quoted else boost))
         return Or(per_field)
 
+    def flat(items: list[Any]) -> list[Any]:
+        # What normalize() would do to an OR inside an OR (boost 1), without its deep copies.
+        out: list[Any] = []
+        for item in items:
+            if type(item) is Or and item.boost == 1.0:
+                out.extend(flat(list(item.subqueries)))
+            else:
+                out.append(item)
+        return out
+
     def group(i: int, closing: bool) -> tuple[Any, int]:
         items: list[Any] = []
         operator: str | None = None
@@ -274,7 +283,7 @@ def _direct_query(schema: Any, text: str) -> Any:
             if token == ")":
                 if not closing or operator:
                     raise ValueError(token)
-                return Or(items, scale=0.9), i
+                return Or(flat(items), scale=0.9), i
             if token in ("AND", "OR"):
                 if operator or not items:
                     raise ValueError(token)
@@ -293,7 +302,7 @@ def _direct_query(schema: Any, text: str) -> Any:
             operator = None
         if closing or operator:
             raise ValueError("unclosed")
-        return Or(items, scale=0.9), i
+        return Or(flat(items), scale=0.9), i
 
     try:
         q, _ = group(0, False)
@@ -366,7 +375,7 @@ def _fuzzify(q: Any, reader: Any) -> Any:
             text = node.text
             if isinstance(text, bytes):
                 text = text.decode("utf-8")
-            if len(text) < 5 or any(reader.doc_frequency(f, text) for f in _FIELDS):
+            if len(text) < 5 or any(_doc_frequency(reader, f, text) for f in _FIELDS):
                 return node
             dist = 1 if len(text) <= 6 else 2
             near: set[str] = set()

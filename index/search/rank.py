@@ -15,7 +15,7 @@ import weakref
 from typing import Any
 
 from .query import _FIELDS
-from .schema import _is_title, _whoosh
+from .schema import _doc_frequency, _is_title, _whoosh
 from .words import _NUMBER_KEYS, _Pattern, _stem_set
 
 _WEIGHTING: Any = None
@@ -61,7 +61,9 @@ def _concepts(q: Any, reader: Any) -> list[tuple[frozenset[str], float]]:
         stems = frozenset(members)
         if not stems or stems in out:
             continue
-        df = min(reader.doc_frequency("body", t) + reader.doc_frequency("title", t) for t in stems)
+        df = min(
+            _doc_frequency(reader, "body", t) + _doc_frequency(reader, "title", t) for t in stems
+        )
         out[stems] = math.log(1 + total / (1 + df))
     return list(out.items())
 
@@ -82,7 +84,7 @@ def _prune(q: Any, reader: Any) -> Any:
     keep = [
         p
         for p in q.subqueries
-        if type(p) is not Term or reader.doc_frequency(p.fieldname, p.text) <= limit
+        if type(p) is not Term or _doc_frequency(reader, p.fieldname, p.text) <= limit
     ]
     if len({str(p.text) if type(p) is Term else id(p) for p in keep}) < 2:
         return q

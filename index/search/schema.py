@@ -25,6 +25,7 @@ import json
 import os
 import re
 import warnings
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -62,6 +63,25 @@ def _whoosh() -> Any:
         import whoosh.scoring
 
         return whoosh
+
+
+_FREQUENCIES: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], int]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _doc_frequency(reader: Any, fieldname: str, text: str) -> int:
+    """``reader.doc_frequency(fieldname, text)``, remembered per reader.
+
+    A question asks for the same words several times (fuzzy check, weights, pruning), and a
+    warm process for the same common words in every question; each lookup unpickles a term info.
+    """
+    cache = _FREQUENCIES.setdefault(reader, {})
+    key = (fieldname, text)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = int(reader.doc_frequency(fieldname, text))
+    return found
 
 
 _SCHEMA: Any = None

@@ -208,8 +208,9 @@ def _inflections(word: str) -> set[str]:
 
 
 @functools.lru_cache(maxsize=1)
-def _expansion_keys() -> dict[str, str]:
-    """Every phrase a player may type, lowercased → the table key it stands for.
+def _expansion_keys() -> tuple[dict[str, str], int]:
+    """Every phrase a player may type, lowercased → the table key it stands for; the most words
+    such a phrase has.
 
     A PLAYER_WORDS phrase also matches the regular inflections of its first word ("blinked",
     "goes first" from "go first"); a key written out in a table always wins over a form made
@@ -222,7 +223,7 @@ def _expansion_keys() -> dict[str, str]:
             out.setdefault(f"{form} {rest}" if rest else form, key)
     for key in _EXPANSIONS:
         out[key] = key
-    return out
+    return out, max(key.count(" ") for key in out) + 1
 
 
 # Small numbers as the rules spell them out ("ten or more poison counters").
