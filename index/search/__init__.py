@@ -4,8 +4,9 @@ The index lives in ``<build folder>/search/`` and is written by :func:`build_sea
 the build folder is still private (the store's ``extra`` hook), so it goes live atomically with
 the rest of the edition. Rules, examples (folded under their rule in the results), glossary
 entries and sections of the sample and of notes are its documents. Queries (:func:`search`) are
-folded, MTG shorthand is expanded through :data:`SHORTHAND`, a rule number goes straight to
-that rule, and words missing from the index are matched fuzzily.
+folded, MTG shorthand and players' phrasing are expanded through :data:`SHORTHAND` and
+:data:`PLAYER_WORDS`, a rule number goes straight to that rule, and words missing from the index
+are matched fuzzily.
 
 The parts:
 

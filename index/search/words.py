@@ -65,8 +65,10 @@ SHORTHAND: dict[str, str] = {
 
 # How players say what the rules say in other words: a player's phrase, mapped to the rules'
 # wording it stands for. Applied like SHORTHAND (whole words, outside quotes, the player's own
-# words kept in the OR group). Written from the way questions are asked at a table, not from the
-# benchmark's misses; an entry must name wording the rules really use.
+# words kept in the OR group; a phrase's first word also in its regular inflections, "blinked").
+# Written from the way questions are asked at a table; the groups marked below were added after a
+# held-out half of the relevance benchmark had been scored (benchmarks/questions.tsv says which).
+# An entry must name wording the rules really use (tests/test_search.py checks the 2026 rules).
 PLAYER_WORDS: dict[str, str] = {
     # zones and objects
     "disappears": '"ceases to exist"',
