@@ -109,6 +109,21 @@ def _first_rule(number: str) -> str:
     return f"{number}.1" if "." not in number else f"{number}a"
 
 
+def _raise_rules(
+    searcher: Any, hits: list[tuple[float, dict[str, Any]]], raised: dict[str, float]
+) -> list[tuple[float, dict[str, Any]]]:
+    """``hits`` with each rule of ``raised`` scored at least that much (fetched if missing),
+    best first."""
+    raised = dict(raised)
+    out = [(max(s, raised.pop(f["id"], 0.0)) if f["kind"] == "rule" else s, f) for s, f in hits]
+    for number, score in raised.items():
+        found = searcher.document(id=number)
+        if found is not None:
+            out.append((score, found))
+    out.sort(key=lambda h: -h[0])
+    return out
+
+
 def _headings_to_first_rule(
     searcher: Any, hits: list[tuple[float, dict[str, Any]]]
 ) -> list[tuple[float, dict[str, Any]]]:
@@ -121,14 +136,7 @@ def _headings_to_first_rule(
             lifted[first] = max(lifted.get(first, 0.0), score)
             score *= HEADING
         out.append((score, fields))
-    if lifted:
-        out = [(max(s, lifted.pop(f["id"], 0.0)) if f["kind"] == "rule" else s, f) for s, f in out]
-        for number, score in lifted.items():
-            found = searcher.document(id=number)
-            if found is not None:
-                out.append((score, found))
-    out.sort(key=lambda h: -h[0])
-    return out
+    return _raise_rules(searcher, out, lifted)
 
 
 LEND = 1.05
@@ -154,19 +162,7 @@ def _lend(
         numbers = re.findall(r"\d{3}(?:\.\d+[a-z]?)?", " ".join(cited))
         if len(numbers) == 1:
             best[numbers[0]] = max(best.get(numbers[0], 0.0), score * LEND)
-    if not best:
-        return hits
-    out: list[tuple[float, dict[str, Any]]] = []
-    for score, fields in hits:
-        if fields["kind"] == "rule" and fields["id"] in best:
-            score = max(score, best.pop(fields["id"]))
-        out.append((score, fields))
-    for number, score in best.items():
-        found = searcher.document(id=number)
-        if found is not None:
-            out.append((score, found))
-    out.sort(key=lambda h: -h[0])
-    return out
+    return _raise_rules(searcher, hits, best) if best else hits
 
 
 _LENGTHS: weakref.WeakKeyDictionary[Any, dict[str, dict[int, float]]] = weakref.WeakKeyDictionary()
