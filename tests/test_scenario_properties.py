@@ -117,6 +117,7 @@ def boards(draw: st.DrawFn) -> BoardState:
             o.subtypes = ["Siege"]
             o.counters = {"defense": draw(st.integers(0, 2))}
             o.protector = draw(st.sampled_from([None, *[p.name for p in players]]))
+        o.phased_out = draw(st.sampled_from([False, False, False, True]))
         objects.append(o)
     variant = draw(st.sampled_from(["two-player", "multiplayer", "two-headed-giant"]))
     return BoardState(players, objects, None, variant, {})

@@ -224,6 +224,9 @@ class Permanent:
     """Is attacking or blocking."""
     face_up: bool = True
     """A scheme or phenomenon in the command zone is face up."""
+    phased_out: bool = False
+    """Phased out (rule 702.26): treated as though it does not exist; whatever is attached to it
+    is phased out with it."""
     moved_since_check: bool = True
     """Was put into its zone since state-based actions were last checked (commanders)."""
 
@@ -464,6 +467,7 @@ def _object_row(o: Permanent) -> tuple[str, str, str, str, str, str, str, str, s
         "tapped",
         "deathtouch_damage",
         "ability_on_stack",
+        "phased_out",
     ):
         if getattr(o, flag):
             notes.append(flag.replace("_of", "").replace("_", " "))

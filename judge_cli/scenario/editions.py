@@ -225,6 +225,11 @@ _NOTE_TABLE: dict[str, list[tuple[str, str]]] = {
 LEGEND_RULE_ALL_FROM = "2004-10-01"  # Champions of Kamigawa: every same-name legend goes
 LEGEND_RULE_PER_CONTROLLER_FROM = "2013-07-13"  # Magic 2014: per controller, the player chooses
 BATTLE_RULES_FROM = "2013-07-13"  # 704.5p names creatures attached to anything
+# Phased-out tokens: a zone of their own until 2009 (the token rule's "zone other than" takes
+# them); "If a token is phased out, or is in a zone other than the battlefield" from 2009; gone by
+# 2018-07-13 (the corpus brackets the change: present 2013-07-13). Real editions are read from
+# their own 704.5d; these dates serve a document without that text.
+PHASED_TOKENS_STAY_FROM = "2018-07-13"
 
 
 def normalise(text: str) -> str:
@@ -284,6 +289,20 @@ class EditionRules:
         if self.date < LEGEND_RULE_PER_CONTROLLER_FROM:
             return LegendMode.ALL
         return LegendMode.PER_CONTROLLER
+
+    @property
+    def phased_out_tokens_cease(self) -> bool:
+        """Checks if a phased-out token ceases to exist as a state-based action this edition."""
+        if not self.has(Kind.TOKEN_ZONE):
+            return False
+        text = normalise(self.text(self.number(Kind.TOKEN_ZONE)) or "")
+        if "phased out" in text:
+            return True
+        if self.is_old_numbering:
+            return True  # the phased-out zone is "a zone other than the in-play zone"
+        if Kind.TOKEN_ZONE in self.from_document:
+            return False
+        return self.date < PHASED_TOKENS_STAY_FROM
 
     @property
     def term(self) -> str:

@@ -137,6 +137,7 @@ OBJECT_KEYS = (
     "in_combat",
     "face_up",
     "moved_since_check",
+    "phased_out",
 )
 EFFECT_KEYS = ("source", "pt", "power", "toughness")
 CHOICE_NAMES = (
@@ -532,6 +533,7 @@ class _Builder:
             in_combat=self.get_bool(data, "in_combat", path, False),
             face_up=self.get_bool(data, "face_up", path, True),
             moved_since_check=self.get_bool(data, "moved_since_check", path, True),
+            phased_out=self.get_bool(data, "phased_out", path, False),
         )
 
     def build_effect(self, raw: Any, path: str) -> Effect:

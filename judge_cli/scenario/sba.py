@@ -9,7 +9,7 @@ the game (rule 104). Nothing here prints.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from index.model import Document
@@ -147,13 +147,62 @@ def check_state_based_actions(
 def find_actions(
     board: BoardState, rules: EditionRules
 ) -> tuple[list[StateBasedAction], list[Note]]:
-    """The applicable actions and the notes that go with them."""
-    finder = _Finder(board, rules)
+    """The applicable actions and the notes that go with them.
+
+    Phased-out objects are treated as though they do not exist (rule 702.26b): the checks see
+    the board without them and without their continuous effects; only the token rule of
+    2009-2013 (and the phased-out zone before that) looks at them.
+    """
+    hidden = _phased_out(board)
+    finder = _Finder(_without(board, hidden) if hidden else board, rules)
     finder.run()
+    if hidden and rules.phased_out_tokens_cease:
+        for o in board.objects:
+            if o.id in hidden and o.token:
+                finder.add(Kind.TOKEN_ZONE, "ceases_to_exist", o, detail="a phased-out token")
     order = {kind: i for i, kind in enumerate(Kind)}
     # Stable: within one kind, board order (players in turn order) is kept.
     finder.actions.sort(key=lambda a: order[a.kind])
     return finder.actions, finder.notes
+
+
+def _phased_out(board: BoardState) -> set[str]:
+    """Ids of the phased-out permanents: those marked so, and what is attached to them (an Aura
+    or Equipment phases out with its permanent, rule 702.26g), however deep."""
+    hidden = {o.id for o in board.objects if o.phased_out and o.zone == "battlefield"}
+    grew = bool(hidden)
+    while grew:
+        grew = False
+        for o in board.objects:
+            if o.id not in hidden and o.zone == "battlefield" and o.attached_to in hidden:
+                hidden.add(o.id)
+                grew = True
+    return hidden
+
+
+def _without(board: BoardState, hidden: set[str]) -> BoardState:
+    """The board as the game sees it with the ``hidden`` objects phased out."""
+    view = board.copy()
+    view.objects = [o for o in view.objects if o.id not in hidden]
+    for o in view.objects:
+        _end_effects(o, lambda source: source not in hidden)
+    return view
+
+
+def _end_effects(o: Permanent, keep: Callable[[str], bool]) -> None:
+    """Ends the continuous effects on ``o`` whose source ``keep`` rejects, undoing their P/T."""
+    if not o.effects or all(keep(e.source) for e in o.effects):
+        return
+    kept = []
+    for e in o.effects:
+        if keep(e.source):
+            kept.append(e)
+            continue
+        if o.power is not None:
+            o.power -= e.power
+        if o.toughness is not None:
+            o.toughness -= e.toughness
+    o.effects = kept
 
 
 def _as_rules(edition_rules: EditionRules | Document) -> EditionRules:
@@ -1057,17 +1106,7 @@ def apply_actions(
                 continue
             if o.attached_to is not None and o.attached_to in left:
                 o.attached_to = None
-            if o.effects and any(e.source not in on_battlefield for e in o.effects):
-                kept = []
-                for e in o.effects:
-                    if e.source in on_battlefield:
-                        kept.append(e)
-                        continue
-                    if o.power is not None:
-                        o.power -= e.power
-                    if o.toughness is not None:
-                        o.toughness -= e.toughness
-                o.effects = kept
+            _end_effects(o, on_battlefield.__contains__)
     if board.variant == "two-headed-giant":
         lost_teams = {p.team or p.name for p in board.players if p.lost}
         for p in board.players:
