@@ -2,16 +2,17 @@
 
 Usage::
 
-    python benchmarks/relevance.py                 # newest corpus edition, both halves
+    python benchmarks/relevance.py                 # newest corpus edition, every half
     python benchmarks/relevance.py --misses        # also list the questions not answered in top 5
     python benchmarks/relevance.py --show-answers  # print each answer's text (for verification)
     python benchmarks/relevance.py --halves ABCD   # only these halves (tune without seeing E)
     python benchmarks/relevance.py --pool pool.tsv # hits to judge blind (see judgments.tsv)
 
 The questions are ``benchmarks/questions.tsv`` (see its header for where they come from). Both
-engines index the same documents (``index.search.schema._documents``: rules, examples, glossary) and
-both fold an example hit into its rule. The baseline is sqlite FTS5 (stdlib) with its built-in
-``bm25()`` ranking, the porter tokenizer and the question's words OR-ed together.
+engines index the same documents (``index.search.schema._documents``: rules, examples,
+glossary) and both fold an example hit into its rule. The baseline is sqlite FTS5 (stdlib) with
+its built-in ``bm25()`` ranking, the porter tokenizer and the question's words OR-ed together.
+``benchmarks/judgments.tsv`` (blind pooled judgments, see ``--pool``) adds a second answer key.
 
 Scores: recall@k is the share of questions with an answer in the top k; MRR is the mean of
 1/rank of the first answer (0 when none is in the top 10).
@@ -234,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         baseline = Bm25Baseline(doc)
         if args.pool:
             write_pool(args.pool, doc, questions, [judge, baseline.search])
+            ix.close()
             return 0
         print(f"edition {doc.edition} ({path.name}), {len(questions)} questions, depth {DEPTH}")
         judgments = read_judgments()
