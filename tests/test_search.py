@@ -156,6 +156,17 @@ def test_did_you_mean_when_nothing_matches(store_home: Path) -> None:
     assert found.suggestions == ["xqzzv phasing"]
 
 
+def test_did_you_mean_leaves_real_words_alone(judge_home: Path) -> None:
+    # The sample has no "first"-turn rules; "who" is a question word and "goes" is indexed as its
+    # stem, so nothing is "corrected" (it once suggested "w go first").
+    code, out = _invoke(judge_home, ["search", "who goes first"])
+    assert code == 0
+    assert "No results" in out
+    assert "Did you mean" not in out
+    code, out = _invoke(judge_home, ["search", "phasng"])
+    assert "Did you mean: phase?" in out
+
+
 @pytest.mark.parametrize(
     "query",
     ['"legend rule', "AND", "OR NOT", "x" * 10_000, "((", ")", "   ", "\u201clegend", "NOT"],

@@ -57,6 +57,7 @@ from .rank import LEND as LEND
 from .schema import (
     SCHEMA_VERSION,
     NoSearchIndexError,
+    _doc_frequency,
     _whoosh,
     build_ram_index,
     build_search_index,
@@ -68,7 +69,7 @@ from .schema import Progress as Progress
 from .schema import build_cached_index as build_cached_index
 from .schema import build_notes_index as build_notes_index
 from .schema import rebuild_search_index as rebuild_search_index
-from .words import PLAYER_WORDS, SHORTHAND, _stems
+from .words import _QUESTION_WORDS, PLAYER_WORDS, SHORTHAND, _stem, _stems
 from .words import TOKEN_PATTERN as TOKEN_PATTERN
 
 if TYPE_CHECKING:
@@ -230,9 +231,15 @@ def _suggest(searcher: Any, words: list[str]) -> list[str]:
     """A corrected query for words the index lacks, or nothing."""
     corrected: list[str] = []
     changed = False
+    reader = searcher.reader()
     for word in words:
         low = word.lower()
-        if searcher.reader().doc_frequency("body", low) or len(low) < 3:
+        # Known: too short to correct, a question word (never indexed), or indexed as its stem.
+        if (
+            len(low) < 3
+            or low in _QUESTION_WORDS
+            or any(_doc_frequency(reader, f, _stem(low)) for f in _FIELDS)
+        ):
             corrected.append(word)
             continue
         best: list[str] = []
