@@ -156,6 +156,16 @@ def test_did_you_mean_when_nothing_matches(store_home: Path) -> None:
     assert found.suggestions == ["xqzzv phasing"]
 
 
+@pytest.mark.parametrize(("query", "near"), [("704.5zz", "704.5z"), ("rule 999", "905.6")])
+def test_a_rule_number_the_edition_lacks_gets_the_nearest(
+    store_home: Path, query: str, near: str
+) -> None:
+    # Not a text search for "999" (which found "999,999 more times" in 731.2a).
+    found = search(_build(store_home, "2026-01-16"), query, limit=5)
+    assert found.results == []
+    assert near in found.suggestions
+
+
 def test_did_you_mean_leaves_real_words_alone(judge_home: Path) -> None:
     # The sample has no "first"-turn rules; "who" is a question word and "goes" is indexed as its
     # stem, so nothing is "corrected" (it once suggested "w go first").

@@ -258,6 +258,22 @@ def _suggest(searcher: Any, words: list[str]) -> list[str]:
     return [" ".join(corrected)] if changed else []
 
 
+def _nearest_rules(searcher: Any, number: str) -> list[str]:
+    """The rule numbers of the index nearest ``number`` (which it does not have)."""
+    from ..model import nearest_numbers
+    from ..numbers import InvalidRuleReferenceError, parse_rule_number
+
+    known: list[str] = []
+    for raw in searcher.lexicon("number"):
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
+        try:
+            parse_rule_number(text)
+        except InvalidRuleReferenceError:
+            continue
+        known.append(text)
+    return nearest_numbers(known, number)
+
+
 def search(
     target: Path | Index,
     query: str,
@@ -328,6 +344,10 @@ def search_documents(
             )
             children = [_rule_record(searcher, h["number"], 0.0) for h in kids]
             out.results = (pinned + [c for c in children if c is not None])[:limit]
+            return out
+        if numbers and not pinned and not rest:
+            # Only rule numbers, none of them in this edition: say which are nearest.
+            out.suggestions = _nearest_rules(searcher, numbers[0])
             return out
         out.jumped = bool(pinned)
         hits = _run(ix, searcher, rest or cleaned, limit, scope, seen)
