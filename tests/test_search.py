@@ -444,6 +444,14 @@ def test_player_words(store_home: Path, query: str, expected: set[str]) -> None:
     assert expected & set(_ids(store_home, "2026-01-16", query, limit=5))
 
 
+def test_a_translated_player_word_is_not_taken_for_a_misspelling(store_home: Path) -> None:
+    # "blink" is not in the rules; it was read as exile-and-return, not fuzzily as "blank"
+    # (901.9a, a blank planar die face).
+    ids = _ids(store_home, "2026-01-16", "what does blink do", limit=5)
+    assert "901.9a" not in ids
+    assert ids[0].startswith("406")
+
+
 def test_player_words_name_wording_the_rules_use() -> None:
     import re
 

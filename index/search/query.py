@@ -20,7 +20,7 @@ from typing import Any
 from glossary.fold import fold_text
 
 from .schema import _doc_frequency, _whoosh
-from .words import _EXPANSIONS, _NUMBER_WORDS, _expansion_keys, _Pattern
+from .words import _EXPANSIONS, _NUMBER_WORDS, TOKEN_PATTERN, _expansion_keys, _Pattern, _stem
 
 MAX_QUERY_CHARS = 500
 """Longer queries are refused with a clear message (a question is never this long)."""
@@ -67,8 +67,9 @@ _PHRASE_TOKEN_RE = _Pattern(r"[\w/]+(?:'\w+)*")
 """A word as the expansion tables spell them: "p/t", "can't", "2hg"."""
 
 
-def _expand_phrases(part: str) -> str:
-    """``part`` with each table phrase (longest first, whole words) replaced by its OR group."""
+def _expand_phrases(part: str, found: list[tuple[str, str]] | None = None) -> str:
+    """``part`` with each table phrase (longest first, whole words) replaced by its OR group;
+    ``found`` collects (the phrase as typed, its table key)."""
     keys, longest = _expansion_keys()
     tokens = [(m.start(), m.end(), m.group().lower()) for m in _PHRASE_TOKEN_RE.finditer(part)]
     out: list[str] = []
@@ -87,6 +88,8 @@ def _expand_phrases(part: str) -> str:
             own = f'"{typed}"' if " " in typed or "/" in typed else typed
             out.append(part[done:start])
             out.append(f"({own} OR {_EXPANSIONS[key]})")
+            if found is not None:
+                found.append((typed, key))
             done = end
             i += n
             break
@@ -117,7 +120,7 @@ def _expand_counts(part: str) -> str:
     )
 
 
-def _expand_shorthand(text: str) -> str:
+def _expand_shorthand(text: str, found: list[tuple[str, str]] | None = None) -> str:
     """Replaces shorthand (outside quotes) with its OR group from :data:`SHORTHAND`."""
     out: list[str] = []
     for quoted, part in _split_quoted(text):
@@ -125,7 +128,7 @@ def _expand_shorthand(text: str) -> str:
             out.append(f'"{part}"')
             continue
 
-        part = _expand_phrases(part)
+        part = _expand_phrases(part, found)
         if not any(c.isdecimal() for c in part) and "no" not in part.lower():
             out.append(part)
             continue
@@ -362,11 +365,13 @@ def _distances(a: str) -> Any:
     return distance
 
 
-def _fuzzify(q: Any, reader: Any) -> Any:
+def _fuzzify(q: Any, reader: Any, keep: frozenset[str] = frozenset()) -> Any:
     """Replaces words the index lacks with the indexed words nearest them ("deathtuch").
 
-    whoosh's FuzzyTerm builds a Levenshtein automaton per query (tens of milliseconds); the
-    words sharing the first letter are few enough to compare directly.
+    Words in ``keep`` stay as they are: a player's word a table has already translated
+    ("blink" → exile and return) is not a misspelling of "blank". whoosh's FuzzyTerm builds a
+    Levenshtein automaton per query (tens of milliseconds); the words sharing the first letter
+    are few enough to compare directly.
     """
     from whoosh.query import Or, Term
 
@@ -375,6 +380,8 @@ def _fuzzify(q: Any, reader: Any) -> Any:
             text = node.text
             if isinstance(text, bytes):
                 text = text.decode("utf-8")
+            if text in keep:
+                return node
             if len(text) < 5 or any(_doc_frequency(reader, f, text) for f in _FIELDS):
                 return node
             dist = 1 if len(text) <= 6 else 2
@@ -416,7 +423,8 @@ def _check_query(query: str) -> str:
 
 def _parse(ix: Any, searcher: Any, text: str) -> Any:
     w = _whoosh()
-    expanded = _expand_shorthand(text)
+    found: list[tuple[str, str]] = []
+    expanded = _expand_shorthand(text, found)
     try:
         q = _direct_query(searcher.schema, expanded)
         if q is None:
@@ -428,4 +436,7 @@ def _parse(ix: Any, searcher: Any, text: str) -> Any:
             "the query has no words to search for (only common words or operators); "
             "add a rules word, e.g. 'legend rule' or 'deathtouch'"
         )
-    return _fuzzify(q, searcher.reader())
+    typed = frozenset(
+        _stem(word.lower()) for t, _ in found for word in re.findall(TOKEN_PATTERN, t)
+    )
+    return _fuzzify(q, searcher.reader(), typed)
