@@ -444,6 +444,11 @@ def test_player_words(store_home: Path, query: str, expected: set[str]) -> None:
     assert expected & set(_ids(store_home, "2026-01-16", query, limit=5))
 
 
+def test_how_does_x_work_asks_about_x(store_home: Path) -> None:
+    # "work" is a question word here: 701.58a and 702.168a ("… works any time …") came first.
+    assert _ids(store_home, "2026-01-16", "how does ward work", limit=3)[0] == "702.21a"
+
+
 def test_a_translated_player_word_is_not_taken_for_a_misspelling(store_home: Path) -> None:
     # "blink" is not in the rules; it was read as exile-and-return, not fuzzily as "blank"
     # (901.9a, a blank planar die face).

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 # The document model and rule numbers are imported where they are used: a one-shot search
 # needs neither unless the query names a rule, and importing them costs start-up time.
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """Bumped whenever the schema or the analysis changes; an index with another version is stale."""
 _META = "judge-search.json"
 

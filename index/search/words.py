@@ -186,7 +186,7 @@ _QUESTION_WORDS = frozenset(
     """a an and are as at be by can for from have if in is it may not of on or that the this to
     us we when will with yet you your what whats how does do did happens happen happened i my me
     mine he she they their them his her its who which where why would should could there than
-    then just so any some get gets got one ones about into does doesn't isn't don't
+    then just so any some get gets got one ones about into does doesn't isn't don't work works
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
