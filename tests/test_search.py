@@ -438,6 +438,7 @@ def test_a_question_in_the_positive_finds_the_rule_in_the_negative(store_home: P
         ("both players lose at the same time", {"104.4a"}),
         ("who goes first", {"103.1"}),
         ("my spell fizzled, all its targets are gone", {"608.2b"}),
+        ("can my 1/1 block a flyer", {"702.9b"}),
     ],
 )
 def test_player_words(store_home: Path, query: str, expected: set[str]) -> None:

@@ -174,6 +174,8 @@ PLAYER_WORDS: dict[str, str] = {
     "ping": '"1 damage" OR damage',
     "doubling": '"twice that many"',
     "swing": "attack",
+    "flyer": "flying",
+    "flier": "flying",
     "swung": "attack",
     "wipe": '"destroy all"',
     "in play": "battlefield",
