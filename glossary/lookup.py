@@ -66,10 +66,17 @@ class Glossary:
 
     @staticmethod
     def aliases(entry: GlossaryEntry) -> list[str]:
-        """Other keys for an entry: "Life, Life Total" → "life" and "life total"; "You/Your"."""
+        """Other keys for an entry: "Life, Life Total" → "life" and "life total"; "You/Your";
+        "Two-Headed Giant Variant" → "two-headed giant" (a variant or option by its name alone);
+        and each of them with its hyphens as spaces ("first strike" for "first-strike")."""
         key = entry.key
         parts = [p.strip() for p in re.split(r",|/", key) if p.strip()]
-        return [key, *parts] if len(parts) > 1 else [key]
+        keys = [key, *parts] if len(parts) > 1 else [key]
+        for k in list(keys):
+            name, _, last = k.rpartition(" ")
+            if last in ("variant", "option") and name:
+                keys.append(name)
+        return keys + [k.replace("-", " ") for k in keys if "-" in k]
 
     def find(self, term: str) -> Match | None:
         """The entry for ``term`` (exact, alias, plural, or quoted in a definition), or ``None``."""
@@ -78,6 +85,8 @@ class Glossary:
             return None
         if key in self.by_key:
             return Match(self.by_key[key], "exact", term)
+        if "-" in key and key.replace("-", " ") in self.by_alias:
+            key = key.replace("-", " ")  # "first-strike": hyphens and spaces alike
         if key in self.by_alias:
             return Match(self.by_alias[key], "alias", term)
         if _loose(key) in self.by_alias:

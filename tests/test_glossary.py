@@ -24,6 +24,10 @@ ENTRIES = [
     GlossaryEntry("Deathtouch", "A keyword ability."),
     GlossaryEntry("Owner’s Graveyard", "Where cards go."),
     GlossaryEntry("Legendary", 'A supertype. This "legend rule" is old.'),
+    GlossaryEntry("First Strike", "A keyword ability."),
+    GlossaryEntry("Two-Headed Giant Variant", "A multiplayer variant."),
+    GlossaryEntry("Emperor Variant", "A team variant."),
+    GlossaryEntry("Emperor", "The player in the middle."),
 ]
 
 
@@ -45,6 +49,10 @@ def _check(query: str, term: str, how: str) -> None:
         ("Banding (obsolete)", "Banding (Obsolete)", "exact"),
         ("owner's graveyard", "Owner’s Graveyard", "exact"),
         ("deathtuch", "Deathtouch", "fuzzy"),
+        ("first-strike", "First Strike", "alias"),
+        ("two-headed giant", "Two-Headed Giant Variant", "alias"),
+        ("two headed giant", "Two-Headed Giant Variant", "alias"),
+        ("emperor", "Emperor", "exact"),  # an entry of its own wins over "Emperor Variant"
     ],
 )
 def test_lookup(query: str, term: str, how: str) -> None:
