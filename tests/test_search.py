@@ -368,9 +368,19 @@ def test_glossary_entry_lends_to_the_rule_it_names(store_home: Path) -> None:
     # The "First Strike" entry says "See rule 702.7": that rule (or 702.7a, the first rule under
     # the heading) leads, above the entry.
     ids = [r.id for r in search(_build(store_home, "2025-02-07"), "first strike", limit=10).results]
-    assert ids[0] in ("702.7", "702.7a")
+    assert ids[0] == "702.7a"
     assert "702.7" in ids
     assert "glossary:First Strike" not in ids[:1]
+
+
+def test_a_heading_a_glossary_entry_names_gives_way_to_its_first_rule(store_home: Path) -> None:
+    # "Offspring: ... See rule 702.175." names the heading: what the entry lends the heading,
+    # the heading passes on to the rule that says what offspring is (the bare heading had come
+    # back first).
+    query = "offspring creature, is the token a full copy with the etb or just a vanilla 1/1"
+    ids = _ids(store_home, "2026-01-16", query, limit=5)
+    assert ids[0] == "702.175a"
+    assert ids.index("702.175") > 0
 
 
 def test_no_counts_as_zero() -> None:

@@ -394,10 +394,10 @@ def _run(
     wanted = frozenset(str(t) for f, t in q.iter_all_terms() if f in _FIELDS)
     if len(concepts) > 1:
         hits = [(s * _coverage(f, concepts) ** COORDINATION, f) for s, f in hits]
-    if text:
-        hits = _headings_to_first_rule(searcher, hits)
     if scope != "glossary":
         hits = _lend(searcher, hits)
+    if text:
+        hits = _headings_to_first_rule(searcher, hits)
     records: list[SearchResult] = []
     for score, fields in hits:
         if fields["kind"] == "example":

@@ -146,7 +146,9 @@ LEND = 1.05
 """A glossary entry in the re-ranked hits lends this share of its score to the rule its
 definition names ("See rule 702.7"): a rules reference answers with the rule, and the entry
 that points to it follows (tuned on half A of the benchmark). Only an entry naming one rule
-lends; one naming several ("See rules 120.4a, 120.6, ...") is a signpost, not an answer."""
+lends; one naming several ("See rules 120.4a, 120.6, ...") is a signpost, not an answer.
+Entries lend before headings give way (:data:`HEADING`), so what an entry lends a heading
+("Offspring ... See rule 702.175.") goes on to the heading's first rule."""
 _SEE_RULE_RE = _Pattern(r"\bSee rules? ((?:\d{3}(?:\.\d+[a-z]?)?(?:, | and |, and )?)+)")
 
 
