@@ -115,6 +115,12 @@ def test_shorthand(store_home: Path, query: str, expected: str) -> None:
     assert any(i == expected or i.startswith(expected) for i in top), top
 
 
+def test_protection_debt(store_home: Path) -> None:
+    # DEBT: what protection stops (Damage, Enchanting/Equipping, Blocking, Targeting).
+    top = _ids(store_home, "2026-01-16", "protection DEBT", limit=8)
+    assert {"702.16b", "702.16c", "702.16d", "702.16f"} <= set(top), top
+
+
 def test_shorthand_is_expanded_to_rules_wording(store_home: Path) -> None:
     found = search(_build(store_home, "2025-02-07"), "LKI", limit=5).results
     assert found and all("last known information" in r.snippet.lower() for r in found)
@@ -371,6 +377,14 @@ def test_glossary_entry_lends_to_the_rule_it_names(store_home: Path) -> None:
     assert ids[0] == "702.7a"
     assert "702.7" in ids
     assert "glossary:First Strike" not in ids[:1]
+
+
+def test_a_glossary_entry_that_only_points_elsewhere_gives_way(store_home: Path) -> None:
+    # "If: See Intervening “If” Clause." matched best; the entry it names says what the term
+    # means, and that entry's rule ("See rule 603.4") leads.
+    ids = _ids(store_home, "2026-01-16", "intervening if", limit=5)
+    assert ids[0] == "603.4"
+    assert ids.index("glossary:Intervening “If” Clause") < ids.index("glossary:If")
 
 
 def test_a_heading_a_glossary_entry_names_gives_way_to_its_first_rule(store_home: Path) -> None:

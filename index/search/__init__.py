@@ -47,6 +47,7 @@ from .rank import (
     _headings_to_first_rule,
     _lend,
     _prune,
+    _redirects,
     _top,
     _weighting,
 )
@@ -394,6 +395,8 @@ def _run(
     wanted = frozenset(str(t) for f, t in q.iter_all_terms() if f in _FIELDS)
     if len(concepts) > 1:
         hits = [(s * _coverage(f, concepts) ** COORDINATION, f) for s, f in hits]
+    if text:
+        hits = _redirects(searcher, hits)
     if scope != "glossary":
         hits = _lend(searcher, hits)
     if text:

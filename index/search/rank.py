@@ -115,10 +115,10 @@ def _first_rule(number: str) -> str:
 def _raise_rules(
     searcher: Any, hits: list[tuple[float, dict[str, Any]]], raised: dict[str, float]
 ) -> list[tuple[float, dict[str, Any]]]:
-    """``hits`` with each rule of ``raised`` scored at least that much (fetched if missing),
-    best first."""
+    """``hits`` with each document of ``raised`` (by id) scored at least that much (fetched if
+    missing), best first."""
     raised = dict(raised)
-    out = [(max(s, raised.pop(f["id"], 0.0)) if f["kind"] == "rule" else s, f) for s, f in hits]
+    out = [(max(s, raised.pop(f["id"], 0.0)), f) for s, f in hits]
     for number, score in raised.items():
         found = searcher.document(id=number)
         if found is not None:
@@ -168,6 +168,28 @@ def _lend(
         if len(numbers) == 1:
             best[numbers[0]] = max(best.get(numbers[0], 0.0), score * LEND)
     return _raise_rules(searcher, hits, best) if best else hits
+
+
+_SEE_ENTRY_RE = _Pattern(r"See ([^.\n]+)\.?")
+
+
+def _redirects(
+    searcher: Any, hits: list[tuple[float, dict[str, Any]]]
+) -> list[tuple[float, dict[str, Any]]]:
+    """``hits`` with each glossary entry that only points to another ("If: See Intervening
+    “If” Clause.") lowered as a heading is (:data:`HEADING`) and the entry it names raised to
+    its score: the entry named says what the term means."""
+    lifted: dict[str, float] = {}
+    out: list[tuple[float, dict[str, Any]]] = []
+    for score, fields in hits:
+        if fields["kind"] == "glossary":
+            m = _SEE_ENTRY_RE.fullmatch(str(fields.get("body") or "").strip())
+            if m is not None and not m.group(1).startswith("rule"):
+                target = f"glossary:{m.group(1)}"
+                lifted[target] = max(lifted.get(target, 0.0), score)
+                score *= HEADING
+        out.append((score, fields))
+    return _raise_rules(searcher, out, lifted) if lifted else hits
 
 
 _LENGTHS: weakref.WeakKeyDictionary[Any, dict[str, dict[int, float]]] = weakref.WeakKeyDictionary()

@@ -61,6 +61,8 @@ SHORTHAND: dict[str, str] = {
     "mulligan": "mulligan",
     "cmc": '"mana value" OR "converted mana cost"',
     "mv": '"mana value" OR "converted mana cost"',
+    # what protection stops: Damage, Enchanting/Equipping, Blocking, Targeting
+    "debt": "damage OR enchanted OR equipped OR blocked OR target",
 }
 
 # How players say what the rules say in other words: a player's phrase, mapped to the rules'
