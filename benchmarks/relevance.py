@@ -118,6 +118,8 @@ class Bm25Baseline:
         )
         rows = []
         for d in _documents(doc):
+            if d["kind"] == "asked":
+                continue  # judge's own players' phrasings are not the rules' text
             # The text as published (without the roots judge indexes beside negated words).
             body = d.get("_stored_body", d.get("body", ""))
             text = " ".join(str(x) for x in (d.get("term", ""), d.get("title", ""), body))

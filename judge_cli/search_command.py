@@ -57,8 +57,9 @@ def search(
     """Search rules, examples, glossary and notes, ranked: words, "phrases", AND/OR/NOT.
 
     Misspellings are matched fuzzily; shorthand such as SBA, ETB, LKI, CDA, P/T, 2HG and EDH, and
-    players' phrasing such as "goes first", "fizzle" or "bounce", is understood; a rule number
-    (704.5j, rule 613) goes straight to that rule; section:7 keeps to one section.
+    players' phrasing such as "goes first", "fizzle" or "bounce", is understood; rules are also
+    found by questions players ask about them (written by hand for some 900 rules); a rule
+    number (704.5j, rule 613) goes straight to that rule; section:7 keeps to one section.
     """
     from index.search import NoSearchIndexError, QuerySyntaxError
     from index.search import search as run_search

@@ -11,6 +11,7 @@ are matched fuzzily.
 The parts:
 
 * :mod:`index.search.words`: tokens and word tables (shorthand, players' words, stemming);
+* :mod:`index.search.phrasings`: players' questions about rules, indexed with the rules;
 * :mod:`index.search.schema`: the schema, the documents, building and opening indexes;
 * :mod:`index.search.query`: reading a query into a whoosh query;
 * :mod:`index.search.rank`: the direct BM25F scorer and the re-ranking;
@@ -46,6 +47,7 @@ from .rank import (
     _coverage,
     _headings_to_first_rule,
     _lend,
+    _phrasings_to_rules,
     _prune,
     _redirects,
     _top,
@@ -395,6 +397,7 @@ def _run(
     wanted = frozenset(str(t) for f, t in q.iter_all_terms() if f in _FIELDS)
     if len(concepts) > 1:
         hits = [(s * _coverage(f, concepts) ** COORDINATION, f) for s, f in hits]
+    hits = _phrasings_to_rules(hits)
     if text:
         hits = _redirects(searcher, hits)
     if scope != "glossary":
@@ -403,7 +406,8 @@ def _run(
         hits = _headings_to_first_rule(searcher, hits)
     records: list[SearchResult] = []
     for score, fields in hits:
-        if fields["kind"] == "example":
+        if fields["kind"] in ("example", "asked"):
+            # An example or a players' phrasing is reported as its rule.
             number = fields["number"]
             if number in seen:
                 continue
@@ -412,8 +416,10 @@ def _run(
                 continue
             seen.add(number)
             rec = _record(rule, score, wanted)
-            example, _marks = _snippet_of(fields.get("body") or "", wanted)
-            records.append(dataclasses.replace(rec, example=example))
+            if fields["kind"] == "example":
+                example, _marks = _snippet_of(fields.get("body") or "", wanted)
+                rec = dataclasses.replace(rec, example=example)
+            records.append(rec)
         else:
             rec = _record(fields, score, wanted)
             if rec.id in seen:

@@ -101,6 +101,38 @@ def _coverage(fields: dict[str, Any], concepts: list[tuple[frozenset[str], float
     return sum(w for stems, w in concepts if stems & have) / total
 
 
+def _phrasings_to_rules(
+    hits: list[tuple[float, dict[str, Any]]],
+) -> list[tuple[float, dict[str, Any]]]:
+    """``hits`` with each players' phrasing (:mod:`index.search.phrasings`) folded into its rule.
+
+    A rule found by its own words and by a phrasing scores the sum of its score and its best
+    phrasing's score: the two agree. A phrasing whose rule is not among the hits stands in for
+    it (and is reported as the rule). Measured on halves A-D of the benchmark: MRR 0.803 when
+    the better of the two counted, 0.840 for the sum (0.832 with half the phrasing's score
+    added, 0.841 with twice).
+    """
+    best: dict[str, float] = {}
+    for score, fields in hits:
+        if fields["kind"] == "asked":
+            number = str(fields["number"])
+            best[number] = max(best.get(number, 0.0), score)
+    if not best:
+        return hits
+    rules = {str(f["id"]) for _, f in hits if f["kind"] == "rule"}
+    out: list[tuple[float, dict[str, Any]]] = []
+    for score, fields in hits:
+        if fields["kind"] == "asked":
+            if fields["number"] not in rules:
+                out.append((score, fields))
+        elif fields["kind"] == "rule" and fields["id"] in best:
+            out.append((score + best[str(fields["id"])], fields))
+        else:
+            out.append((score, fields))
+    out.sort(key=lambda h: -h[0])
+    return out
+
+
 HEADING = 0.74
 """A rule that is only a heading ("405. Stack", "702.26. Phasing") keeps this share of its
 score, and its first rule (405.1, 702.26a) is raised to the heading's full score: the heading's

@@ -10,6 +10,8 @@ the rest of the edition. Documents (see :class:`SearchSchema`):
 * every example (kind ``example``), searchable on its own but *folded under its rule* in the
   results: a hit on an example is reported as the rule (``id`` = the rule number) with the
   example's snippet in the extra ``example`` key;
+* every players' phrasing of a question a rule answers (kind ``asked``, field ``asked``; see
+  :mod:`index.search.phrasings`), folded under its rule like an example;
 * every glossary entry (kind ``glossary``), the term a boosted title;
 * sections of the bundled sample and of Markdown notes (kind ``section``).
 
@@ -41,7 +43,7 @@ if TYPE_CHECKING:
 # The document model and rule numbers are imported where they are used: a one-shot search
 # needs neither unless the query names a rule, and importing them costs start-up time.
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """Bumped whenever the schema or the analysis changes; an index with another version is stale."""
 _META = "judge-search.json"
 
@@ -122,6 +124,7 @@ def _make_schema() -> Any:
         title = f.TEXT(analyzer=_analyzer(), stored=True, field_boost=2.0, spelling=True)
         group = f.TEXT(analyzer=_analyzer(), stored=True, field_boost=0.5)
         body = f.TEXT(analyzer=_analyzer(), stored=True, spelling=True)
+        asked = f.TEXT(analyzer=_analyzer(), stored=True)
         roots = f.STORED()
         source = f.STORED()
 
@@ -135,7 +138,10 @@ def document_hash(doc: Document) -> str:
     """A hash of everything the index is built from, plus the schema version."""
     import hashlib
 
+    from .phrasings import asked_digest
+
     h = hashlib.sha256(f"judge-search-{SCHEMA_VERSION}\n{doc.edition}\n".encode())
+    h.update(asked_digest().encode())
     for r in doc.rules.values():
         h.update(json.dumps([r.number, r.text, r.examples]).encode())
     for g in doc.glossary:
@@ -227,8 +233,11 @@ def _documents(doc: Document) -> Iterator[dict[str, Any]]:
 
 
 def _plain_documents(doc: Document) -> Iterator[dict[str, Any]]:
+    from .phrasings import asked_for
+
     order = 0
     titles = {n: (t, g) for n, t, g in _rule_titles(doc)}
+    asked = asked_for(doc) if doc.rules else {}
     for number, rule in doc.rules.items():
         title, group = titles.get(number, ("", ""))
         parent = doc.parent(number) or ""
@@ -257,6 +266,17 @@ def _plain_documents(doc: Document) -> Iterator[dict[str, Any]]:
                 "title": title,
                 "group": group,
                 "body": example,
+            }
+        for i, phrasing in enumerate(asked.get(number, ()), 1):
+            order += 1
+            yield {
+                "id": f"{number}#asked-{i}",
+                "kind": "asked",
+                "number": number,
+                "parent": number,
+                "section": section,
+                "order": order,
+                "asked": phrasing,
             }
     for entry in doc.glossary:
         order += 1
