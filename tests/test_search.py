@@ -580,7 +580,12 @@ def test_direct_scoring_matches_whoosh(store_home: Path) -> None:
 
     ix = open_dir(str(_build(store_home, "2026-01-16") / "search"))
     with ix.searcher(weighting=_weighting()) as searcher:
-        for text in ("two copies of the same legendary creature", "deathtouch trample damage"):
+        texts = (
+            "two copies of the same legendary creature",
+            "deathtouch trample damage",
+            'ninjutsu unblocked (attacker OR "attacking creature")',
+        )
+        for text in texts * 2:  # the second time from what the first remembered
             q = _direct_query(searcher.schema, text)
             ours = [(score, fields["id"]) for score, fields in _top(searcher, q, 30, None)]
             theirs = [(h.score, h["id"]) for h in searcher.search(q, limit=30)]

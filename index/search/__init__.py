@@ -52,6 +52,7 @@ from .rank import (
     _redirects,
     _top,
     _weighting,
+    document,
 )
 from .rank import COMMON as COMMON
 from .rank import COORDINATION as COORDINATION
@@ -224,7 +225,7 @@ def _rule_result(
 
 
 def _rule_record(searcher: Any, number: str, score: float) -> SearchResult | None:
-    fields = searcher.document(id=number)
+    fields = document(searcher, number)
     if fields is None:
         return None
     return _rule_result(fields, score, fields.get("body", ""), ())
@@ -411,7 +412,7 @@ def _run(
             number = fields["number"]
             if number in seen:
                 continue
-            rule = searcher.document(id=number)
+            rule = document(searcher, number)
             if rule is None:
                 continue
             seen.add(number)

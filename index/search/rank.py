@@ -152,7 +152,7 @@ def _raise_rules(
     raised = dict(raised)
     out = [(max(s, raised.pop(f["id"], 0.0)), f) for s, f in hits]
     for number, score in raised.items():
-        found = searcher.document(id=number)
+        found = document(searcher, number)
         if found is not None:
             out.append((score, found))
     out.sort(key=lambda h: -h[0])
@@ -231,6 +231,65 @@ _STORED: weakref.WeakKeyDictionary[Any, dict[int, dict[str, Any]]] = weakref.Wea
 questions, and unpickling them was a tenth of a warm query)."""
 
 
+_POSTINGS: weakref.WeakKeyDictionary[
+    Any, dict[tuple[str, bytes], tuple[float, list[int], list[float]] | None]
+] = weakref.WeakKeyDictionary()
+"""Per reader: a term's idf and postings as read so far (None: not in the index). A warm
+process asks for the same common words in most questions; decoding their postings was a
+fifth of a query."""
+
+
+_REMEMBERED = 20_000
+"""Terms (and phrases) remembered per reader before the memory is cleared."""
+_MATCHED: weakref.WeakKeyDictionary[Any, dict[tuple[Any, int], list[tuple[int, float]]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per reader: what each phrase or group of a question matched, with its score."""
+
+
+def _read_postings(
+    searcher: Any, fieldname: str, text: bytes
+) -> tuple[float, list[int], list[float]] | None:
+    """A term's idf, document numbers and weights; None if the index lacks it."""
+    reader = searcher.reader()
+    if (fieldname, text) not in reader:
+        return None
+    m = reader.postings(fieldname, text)
+    ids: list[int] = []
+    weights: list[float] = []
+    if all(hasattr(m, a) for a in ("_read_ids", "_read_weights", "_next_block", "_ids")):
+        # whoosh 2.7.4's W3LeafMatcher decodes a block of postings at a time: take it whole
+        # (a posting at a time through id()/weight()/next() was most of a warm query).
+        while m.is_active():
+            if m._ids is None:
+                m._read_ids()
+            if m._weights is None:
+                m._read_weights()
+            ids.extend(m._ids[m._i :])
+            weights.extend(m._weights[m._i :])
+            m._i = m._blocklength
+            m._next_block()
+    else:
+        while m.is_active():
+            ids.append(m.id())
+            weights.append(m.weight())
+            m.next()
+    return float(searcher.idf(fieldname, text)), ids, weights
+
+
+def document(searcher: Any, number: str) -> dict[str, Any] | None:
+    """``searcher.document(id=number)``, remembered per reader (stored fields never change)."""
+    cache = _BY_ID.setdefault(searcher.reader(), {})
+    if number not in cache:
+        cache[number] = searcher.document(id=number)
+    return cache[number]
+
+
+_BY_ID: weakref.WeakKeyDictionary[Any, dict[str, dict[str, Any] | None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def _top(searcher: Any, q: Any, limit: int, flt: Any) -> list[tuple[float, dict[str, Any]]]:
     """The ``limit`` best (score, stored fields) of ``q``, as ``searcher.search`` ranks them.
 
@@ -258,18 +317,29 @@ def _top(searcher: Any, q: Any, limit: int, flt: Any) -> list[tuple[float, dict[
         return [(float(h.score), h.fields()) for h in results]
     allowed = set(searcher.docs_for_query(flt)) if flt is not None else None
     lengths = _LENGTHS.setdefault(reader, {})
+    postings = _POSTINGS.setdefault(reader, {})
+    phrases = _MATCHED.setdefault(reader, {})
+    if len(postings) > _REMEMBERED or len(phrases) > _REMEMBERED:
+        postings.clear()  # a long-running process asked about most of the index: start over
+        phrases.clear()
     scores: dict[int, float] = {}
     schema = searcher.schema
     context = searcher.context()
     for part in parts:
         if type(part) is not Term:
-            # A phrase or a group (shorthand, a fuzzy word): whoosh's matcher scores it.
-            m = part.matcher(searcher, context)
-            while m.is_active():
-                docnum = m.id()
+            # A phrase or a group (shorthand, a fuzzy word): whoosh's matcher scores it (once
+            # per reader and weighting: "attacking creature" comes back in many questions).
+            key = (part, id(weighting))
+            matched = phrases.get(key)
+            if matched is None:
+                matched = phrases[key] = []
+                m = part.matcher(searcher, context)
+                while m.is_active():
+                    matched.append((m.id(), m.score()))
+                    m.next()
+            for docnum, score in matched:
                 if allowed is None or docnum in allowed:
-                    scores[docnum] = scores.get(docnum, 0.0) + m.score()
-                m.next()
+                    scores[docnum] = scores.get(docnum, 0.0) + score
             continue
         fieldname = part.fieldname
         if fieldname not in schema:
@@ -279,30 +349,29 @@ def _top(searcher: Any, q: Any, limit: int, flt: Any) -> list[tuple[float, dict[
             text = field.to_bytes(part.text)
         except ValueError:
             continue
-        if (fieldname, text) not in reader:
+        if (fieldname, text) not in postings:
+            postings[(fieldname, text)] = _read_postings(searcher, fieldname, text)
+        found = postings[(fieldname, text)]
+        if found is None:
             continue
-        idf = searcher.idf(fieldname, text)
+        idf, ids, weights = found
         avgfl = searcher.avg_field_length(fieldname) or 1
         b = weighting._field_B.get(fieldname, weighting.B)
         k1 = weighting.K1
         k1p1, omb = k1 + 1, 1 - b
         boost = part.boost
         flens = lengths.setdefault(fieldname, {})
-        m = reader.postings(fieldname, text)
-        is_active, current, weight, step = m.is_active, m.id, m.weight, m.next
-        while is_active():
-            docnum = current()
-            if allowed is None or docnum in allowed:
-                fl = flens.get(docnum)
-                if fl is None:
-                    fl = flens[docnum] = searcher.doc_field_length(docnum, fieldname, 1)
-                tf = weight()
-                # whoosh.scoring.bm25, term for term (so the floats come out the same)
-                s = idf * ((tf * k1p1) / (tf + k1 * (omb + b * fl / avgfl)))
-                if boost != 1.0:
-                    s *= boost
-                scores[docnum] = scores.get(docnum, 0.0) + s
-            step()
+        for docnum, tf in zip(ids, weights, strict=True):
+            if allowed is not None and docnum not in allowed:
+                continue
+            fl = flens.get(docnum)
+            if fl is None:
+                fl = flens[docnum] = searcher.doc_field_length(docnum, fieldname, 1)
+            # whoosh.scoring.bm25, term for term (so the floats come out the same)
+            s = idf * ((tf * k1p1) / (tf + k1 * (omb + b * fl / avgfl)))
+            if boost != 1.0:
+                s *= boost
+            scores[docnum] = scores.get(docnum, 0.0) + s
     best = heapq.nsmallest(limit, scores.items(), key=lambda kv: (-kv[1], kv[0]))
     stored = _STORED.setdefault(reader, {})
     out: list[tuple[float, dict[str, Any]]] = []
