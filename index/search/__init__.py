@@ -45,6 +45,7 @@ from .rank import (
     _POOL,
     _concepts,
     _coverage,
+    _document,
     _headings_to_first_rule,
     _lend,
     _phrasings_to_rules,
@@ -52,7 +53,6 @@ from .rank import (
     _redirects,
     _top,
     _weighting,
-    document,
 )
 from .rank import COMMON as COMMON
 from .rank import COORDINATION as COORDINATION
@@ -225,7 +225,7 @@ def _rule_result(
 
 
 def _rule_record(searcher: Any, number: str, score: float) -> SearchResult | None:
-    fields = document(searcher, number)
+    fields = _document(searcher, number)
     if fields is None:
         return None
     return _rule_result(fields, score, fields.get("body", ""), ())
@@ -412,7 +412,7 @@ def _run(
             number = fields["number"]
             if number in seen:
                 continue
-            rule = document(searcher, number)
+            rule = _document(searcher, number)
             if rule is None:
                 continue
             seen.add(number)

@@ -108,9 +108,9 @@ def _phrasings_to_rules(
 
     A rule found by its own words and by a phrasing scores the sum of its score and its best
     phrasing's score: the two agree. A phrasing whose rule is not among the hits stands in for
-    it (and is reported as the rule). Measured on halves A-D of the benchmark: MRR 0.803 when
-    the better of the two counted, 0.840 for the sum (0.832 with half the phrasing's score
-    added, 0.841 with twice).
+    it (and is reported as the rule). Measured on halves A-D of the benchmark, with the first
+    round of phrasings: MRR 0.803 when the better of the two counted, 0.840 for the sum (0.832
+    with half the phrasing's score added, 0.841 with twice).
     """
     best: dict[str, float] = {}
     for score, fields in hits:
@@ -152,7 +152,7 @@ def _raise_rules(
     raised = dict(raised)
     out = [(max(s, raised.pop(f["id"], 0.0)), f) for s, f in hits]
     for number, score in raised.items():
-        found = document(searcher, number)
+        found = _document(searcher, number)
         if found is not None:
             out.append((score, found))
     out.sort(key=lambda h: -h[0])
@@ -277,7 +277,7 @@ def _read_postings(
     return float(searcher.idf(fieldname, text)), ids, weights
 
 
-def document(searcher: Any, number: str) -> dict[str, Any] | None:
+def _document(searcher: Any, number: str) -> dict[str, Any] | None:
     """``searcher.document(id=number)``, remembered per reader (stored fields never change)."""
     cache = _BY_ID.setdefault(searcher.reader(), {})
     if number not in cache:
