@@ -398,6 +398,7 @@ def _run(
     wanted = frozenset(str(t) for f, t in q.iter_all_terms() if f in _FIELDS)
     if len(concepts) > 1:
         hits = [(s * _coverage(f, concepts) ** COORDINATION, f) for s, f in hits]
+        hits.sort(key=lambda h: -h[0])  # each later step keeps the order when it changes nothing
     hits = _phrasings_to_rules(hits)
     if text:
         hits = _redirects(searcher, hits)

@@ -12,6 +12,7 @@ import heapq
 import math
 import re
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from .query import _FIELDS
@@ -159,19 +160,35 @@ def _raise_rules(
     return out
 
 
+def _give_way(
+    searcher: Any,
+    hits: list[tuple[float, dict[str, Any]]],
+    successor: Callable[[dict[str, Any]], str | None],
+) -> list[tuple[float, dict[str, Any]]]:
+    """``hits`` with each hit that has a successor (by id) lowered to :data:`HEADING` of its
+    score and the successor raised to the hit's full score; ``hits`` as they are if none has."""
+    lifted: dict[str, float] = {}
+    out: list[tuple[float, dict[str, Any]]] = []
+    for score, fields in hits:
+        target = successor(fields)
+        if target is not None:
+            lifted[target] = max(lifted.get(target, 0.0), score)
+            score *= HEADING
+        out.append((score, fields))
+    return _raise_rules(searcher, out, lifted) if lifted else hits
+
+
+def _first_rule_of_heading(fields: dict[str, Any]) -> str | None:
+    if fields["kind"] == "rule" and _is_title(str(fields.get("body") or "")):
+        return _first_rule(str(fields["id"]))
+    return None
+
+
 def _headings_to_first_rule(
     searcher: Any, hits: list[tuple[float, dict[str, Any]]]
 ) -> list[tuple[float, dict[str, Any]]]:
     """``hits`` with each heading lowered and its first rule raised to the heading's score."""
-    lifted: dict[str, float] = {}
-    out: list[tuple[float, dict[str, Any]]] = []
-    for score, fields in hits:
-        if fields["kind"] == "rule" and _is_title(str(fields.get("body") or "")):
-            first = _first_rule(str(fields["id"]))
-            lifted[first] = max(lifted.get(first, 0.0), score)
-            score *= HEADING
-        out.append((score, fields))
-    return _raise_rules(searcher, out, lifted)
+    return _give_way(searcher, hits, _first_rule_of_heading)
 
 
 LEND = 1.05
@@ -211,17 +228,16 @@ def _redirects(
     """``hits`` with each glossary entry that only points to another ("If: See Intervening
     “If” Clause.") lowered as a heading is (:data:`HEADING`) and the entry it names raised to
     its score: the entry named says what the term means."""
-    lifted: dict[str, float] = {}
-    out: list[tuple[float, dict[str, Any]]] = []
-    for score, fields in hits:
-        if fields["kind"] == "glossary":
-            m = _SEE_ENTRY_RE.fullmatch(str(fields.get("body") or "").strip())
-            if m is not None and not m.group(1).startswith("rule"):
-                target = f"glossary:{m.group(1)}"
-                lifted[target] = max(lifted.get(target, 0.0), score)
-                score *= HEADING
-        out.append((score, fields))
-    return _raise_rules(searcher, out, lifted) if lifted else hits
+    return _give_way(searcher, hits, _entry_pointed_to)
+
+
+def _entry_pointed_to(fields: dict[str, Any]) -> str | None:
+    if fields["kind"] != "glossary":
+        return None
+    m = _SEE_ENTRY_RE.fullmatch(str(fields.get("body") or "").strip())
+    if m is None or m.group(1).startswith("rule"):
+        return None
+    return f"glossary:{m.group(1)}"
 
 
 _LENGTHS: weakref.WeakKeyDictionary[Any, dict[str, dict[int, float]]] = weakref.WeakKeyDictionary()
