@@ -373,7 +373,7 @@ def test_snippets_keep_the_published_punctuation(store_home: Path) -> None:
 def test_glossary_entry_lends_to_the_rule_it_names(store_home: Path) -> None:
     # The "First Strike" entry says "See rule 702.7": rules under that heading lead (702.7b,
     # how first strike changes combat damage, or 702.7a, what it is), above the entry.
-    ids = [r.id for r in search(_build(store_home, "2025-02-07"), "first strike", limit=10).results]
+    ids = [r.id for r in search(_build(store_home, "2025-02-07"), "first strike", limit=15).results]
     assert ids[0] in ("702.7a", "702.7b")
     assert "702.7a" in ids[:3]
     assert "702.7" in ids
@@ -611,3 +611,18 @@ def test_bit_parallel_edit_distance_matches_the_table() -> None:
     for a, b in itertools.product(words, repeat=2):
         if a:
             assert _distances(a)(b) == table(a, b), (a, b)
+
+
+def test_the_first_results_do_not_depend_on_the_limit(store_home: Path) -> None:
+    # The re-rank pool is the same for any --limit up to a third of it: asking for more
+    # results adds to the list, it does not reorder its head.
+    folder = _build(store_home, "2026-01-16")
+    for question in (
+        "first strike",
+        "my creature got prowess from two different cards, does it stack",
+        "can i tap a creature i just cast this turn to pay for convoke",
+        "opp shocks my mana elf, can i tap it for mana in response",
+    ):
+        short = [r.id for r in search(folder, question, limit=5).results]
+        long = [r.id for r in search(folder, question, limit=20).results]
+        assert long[:5] == short, question

@@ -394,7 +394,7 @@ def _run(
         section_q = w.query.Or([w.query.Term("section", x) for x in sections])
         flt = section_q if flt is None else w.query.And([flt, section_q])
     concepts = _concepts(q, searcher.reader()) if text else []
-    hits = _top(searcher, _prune(q, searcher.reader()), max(_POOL, limit * 2 + 5), flt)
+    hits = _top(searcher, _prune(q, searcher.reader()), max(_POOL, limit * 3), flt)
     wanted = frozenset(str(t) for f, t in q.iter_all_terms() if f in _FIELDS)
     if len(concepts) > 1:
         hits = [(s * _coverage(f, concepts) ** COORDINATION, f) for s, f in hits]
