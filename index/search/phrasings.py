@@ -7,7 +7,9 @@ for rules players ask about, a few questions the way players put them, written b
 document of its own (kind ``asked``, field ``asked``) that is folded into its rule in the
 results, as an example is: a question worded like a phrasing finds the rule (document
 expansion). A rule found by its own words and by a phrasing scores both
-(:func:`index.search.rank._phrasings_to_rules`).
+(:func:`index.search.rank._phrasings_to_rules`). The ``cards-*.tsv`` files hold questions that
+name real cards whose interaction the rule decides ("does Blood Moon turn off my Urborg?"): a
+question naming the same cards finds the rule, though the rule names none.
 
 Rule numbers move between editions, so a phrasing carries a *signature*, a few words copied from
 its rule: it is attached to the edition's rule of that number if that rule's text has the

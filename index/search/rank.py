@@ -202,15 +202,24 @@ that points to it follows (tuned on half A of the benchmark). Only an entry nami
 lends; one naming several ("See rules 120.4a, 120.6, ...") is a signpost, not an answer.
 Entries lend before headings give way (:data:`HEADING`), so what an entry lends a heading
 ("Offspring ... See rule 702.175.") goes on to the heading's first rule."""
+_ALIAS_RE = _Pattern(r"also called the [“\"][^”\"]+[”\"] \(see rule (\d{3}\.\d+[a-z]?)\)")
 _SEE_RULE_RE = _Pattern(r"\bSee rules? ((?:\d{3}(?:\.\d+[a-z]?)?(?:, | and |, and )?)+)")
 
 
 def _lend(
     searcher: Any, hits: list[tuple[float, dict[str, Any]]]
 ) -> list[tuple[float, dict[str, Any]]]:
-    """``hits`` with the rules that glossary hits name raised to (a share of) their score."""
+    """``hits`` with the rules that glossary hits name raised to (a share of) their score, and
+    the rules that a hit gives a name to ("also called the “legend rule” (see rule 704.5j)")."""
     best: dict[str, float] = {}
     for score, fields in hits:
+        if fields["kind"] == "rule" and "also called" in str(fields.get("body") or ""):
+            # A rule that names another as a glossary entry does ("... also called the
+            # “legend rule” (see rule 704.5j)": 205.4d, 205.4f; 420.5e's alias before 2009).
+            m = _ALIAS_RE.search(str(fields.get("body") or ""))
+            if m is not None:
+                best[m.group(1)] = max(best.get(m.group(1), 0.0), score * LEND)
+            continue
         if fields["kind"] != "glossary":
             continue
         body = fields.get("body") or ""
