@@ -213,17 +213,15 @@ def _lend(
     the rules that a hit gives a name to ("also called the “legend rule” (see rule 704.5j)")."""
     best: dict[str, float] = {}
     for score, fields in hits:
-        if fields["kind"] == "rule" and "also called" in str(fields.get("body") or ""):
+        body = str(fields.get("body") or "")
+        if fields["kind"] == "rule" and "also called" in body:
             # A rule that names another as a glossary entry does ("... also called the
             # “legend rule” (see rule 704.5j)": 205.4d, 205.4f; 420.5e's alias before 2009).
-            m = _ALIAS_RE.search(str(fields.get("body") or ""))
+            m = _ALIAS_RE.search(body)
             if m is not None:
                 best[m.group(1)] = max(best.get(m.group(1), 0.0), score * LEND)
             continue
-        if fields["kind"] != "glossary":
-            continue
-        body = fields.get("body") or ""
-        if "See rule" not in body:
+        if fields["kind"] != "glossary" or "See rule" not in body:
             continue
         cited = [m.group(1) for m in _SEE_RULE_RE.finditer(body)]
         numbers = re.findall(r"\d{3}(?:\.\d+[a-z]?)?", " ".join(cited))
