@@ -6,21 +6,21 @@ Layout under the data folder (``$JUDGE_HOME``, else the platform's user data fol
     editions/2025-02-07/b-<id>/edition.json
     editions/2025-02-07/b-<id>/search/   the whoosh index (see index.search)
 
-A build is written into a fresh ``b-<id>`` folder and only then named in ``CURRENT`` with
-``os.replace``, so a reader sees either the old build or the new one, never half of one. Older
-builds are deleted a minute after they stop being current, so a search that opened one just
-before a rebuild can finish.
+Each edition folder is an :class:`index.atomic.Slot`: a build is written into a fresh ``b-<id>``
+folder and only then named in ``CURRENT``, so a reader sees either the old build or the new one,
+never half of one; abandoned and retired builds are cleaned on the next write.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from .atomic import Slot, write_json, write_text_atomic
 
 if TYPE_CHECKING:
     from .model import Document
@@ -39,7 +39,6 @@ __all__ = [
 ]
 
 FORMAT = 1
-_STALE_SECONDS = 60.0
 
 
 class StoreError(ValueError):
@@ -175,13 +174,8 @@ class EditionStore:
         return self.root / "editions"
 
     def _current(self, edition: str) -> Path | None:
-        pointer = self.editions_dir / edition / "CURRENT"
-        try:
-            name = pointer.read_text(encoding="utf-8").strip()
-        except OSError:
-            return None
-        build = self.editions_dir / edition / name
-        return build if (build / "edition.json").is_file() else None
+        build = Slot(self.editions_dir / edition).current()
+        return build if build is not None and (build / "edition.json").is_file() else None
 
     def dates(self) -> list[str]:
         """The stored editions' dates, oldest first."""
@@ -321,47 +315,18 @@ class EditionStore:
         extra: Callable[[Document, Path], None] | None = None,
     ) -> EditionInfo:
         """Stores a parsed document as an edition, atomically (see :meth:`add_bytes`)."""
-        import shutil
-        import tempfile
         import time
 
         assert doc.edition is not None
-        edition_dir = self.editions_dir / doc.edition
-        edition_dir.mkdir(parents=True, exist_ok=True)
-        build = Path(tempfile.mkdtemp(prefix="b-", dir=edition_dir))
-        try:
+        with Slot(self.editions_dir / doc.edition).new_build() as build:
             payload = document_to_data(doc, source, sha256)
             info = EditionInfo(doc.edition, len(doc.rules), len(doc.glossary), source, sha256)
-            _write_json(build / "edition.json", payload)
+            write_json(build / "edition.json", payload)
             _write_rule_files(build, payload)
-            _write_json(build / "meta.json", info.to_json() | {"built": time.time()})
+            write_json(build / "meta.json", info.to_json() | {"built": time.time()})
             if extra is not None:
                 extra(doc, build)
-            _write_text_atomic(edition_dir / "CURRENT", build.name + "\n")
-        except BaseException:
-            shutil.rmtree(build, ignore_errors=True)
-            _remove_if_empty(edition_dir)
-            raise
-        self._prune(edition_dir, keep=build.name)
         return info
-
-    def _prune(self, edition_dir: Path, keep: str) -> None:
-        import shutil
-        import time
-
-        now = time.time()
-        for child in edition_dir.iterdir():
-            if child.name == keep or not child.name.startswith("b-") or not child.is_dir():
-                continue
-            # Not current any more; a reader may still be inside it for a moment.
-            stale = child / ".stale"
-            try:
-                if not stale.exists():
-                    stale.write_text(str(now), encoding="utf-8")
-                elif now - float(stale.read_text(encoding="utf-8") or 0) > _STALE_SECONDS:
-                    shutil.rmtree(child, ignore_errors=True)
-            except (OSError, ValueError):
-                continue
 
     @property
     def notes_dir(self) -> Path:
@@ -370,7 +335,7 @@ class EditionStore:
     def add_notes(self, name: str, text: str) -> None:
         """Stores a Markdown notes file (replacing one of the same name), atomically."""
         self.notes_dir.mkdir(parents=True, exist_ok=True)
-        _write_text_atomic(self.notes_dir / f"{name}.md", text)
+        write_text_atomic(self.notes_dir / f"{name}.md", text)
 
     def notes(self) -> list[tuple[str, str]]:
         """The stored notes as ``(name, Markdown text)``, by name."""
@@ -416,30 +381,5 @@ def _write_rule_files(build: Path, payload: dict[str, Any]) -> None:
             if number in payload[key]:
                 family[key][number] = payload[key][number]
     for name, family in families.items():
-        _write_json(folder / f"{name}.json", family)
-    _write_json(build / "numbers.json", [row[0] for row in payload["rules"]])
-
-
-def _write_json(path: Path, obj: Any) -> None:
-    with path.open("w", encoding="utf-8") as fh:
-        json.dump(obj, fh, ensure_ascii=False, separators=(",", ":"))
-
-
-def _write_text_atomic(path: Path, text: str) -> None:
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _remove_if_empty(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        folder.rmdir()
+        write_json(folder / f"{name}.json", family)
+    write_json(build / "numbers.json", [row[0] for row in payload["rules"]])
