@@ -14,9 +14,11 @@ __all__ = ["Glossary", "Match", "UnknownTermError"]
 class UnknownTermError(LookupError):
     """Raised when no glossary entry matches a term; carries the closest terms."""
 
-    def __init__(self, term: str, suggestions: list[str]) -> None:
+    def __init__(self, term: str, suggestions: list[str], edition: str | None = None) -> None:
         self.term = term
         self.suggestions = suggestions
+        self.edition = edition
+        """The edition looked in (``sample`` for the bundled sample), when the caller knows it."""
         super().__init__(f"no glossary entry for {term!r}")
 
 

@@ -19,8 +19,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,6 +35,8 @@ _STALE = ".stale"
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     """Replaces ``path`` with ``data``: readers see the old file or the new one, never a part."""
+    import tempfile  # here, not at the top: reading the store (judge rule) never writes
+
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -105,6 +105,9 @@ class Slot:
         On any exception (``KeyboardInterrupt`` included) the folder is removed and the build
         that was live stays live.
         """
+        import shutil
+        import tempfile
+
         self.folder.mkdir(parents=True, exist_ok=True)
         self.clean()
         build = Path(tempfile.mkdtemp(prefix="b-", dir=self.folder))
@@ -131,6 +134,8 @@ class Slot:
 
     def clean(self) -> None:
         """Removes abandoned builds, and builds retired more than a minute ago."""
+        import shutil
+
         if not self.folder.is_dir():
             return
         live = self.current_name()

@@ -332,9 +332,10 @@ def diff_documents(old: Document, new: Document, ref: RuleRef | str | None = Non
             wanted_old = _numbers_in(old, ref)
         try:
             wanted_new = _numbers_in(new, ref)
-        except UnknownRuleError:
+        except UnknownRuleError as exc:
             if not wanted_old:
-                raise
+                editions = tuple(e for e in (old.edition, new.edition) if e)
+                raise UnknownRuleError(exc.number, None, exc.nearest, editions) from None
     return _changes(match_documents(old, new), wanted_old, wanted_new)
 
 
@@ -537,7 +538,7 @@ def history(
         having = [i for i, d in enumerate(docs) if number in d.rules]
         if not having:
             newest = docs[-1] if docs else Document(None)
-            raise UnknownRuleError(number, None, newest.nearest(number))
+            raise UnknownRuleError(number, None, newest.nearest(number), editions=())
         start = having[-1]
 
     events: list[Event] = []

@@ -19,14 +19,32 @@ __all__ = ["Document", "ParseProblem", "Rule", "Section", "UnknownRuleError"]
 
 
 class UnknownRuleError(LookupError):
-    """Raised when a rule number does not exist in an edition."""
+    """Raised when a rule number does not exist in an edition (or in any of several)."""
 
-    def __init__(self, number: str, edition: str | None, nearest: list[str]) -> None:
+    def __init__(
+        self,
+        number: str,
+        edition: str | None,
+        nearest: list[str],
+        editions: tuple[str, ...] | None = None,
+    ) -> None:
         self.number = number
         self.edition = edition
         self.nearest = nearest
-        where = f" in the {edition} edition" if edition else ""
-        super().__init__(f"no rule {number}{where}")
+        self.editions = editions if editions is not None else ((edition,) if edition else None)
+        """Every edition looked in: one, two (a diff), or none (``()``: any stored edition)."""
+        super().__init__(f"no rule {number} in {self.where}" if self.where else f"no rule {number}")
+
+    @property
+    def where(self) -> str:
+        """Where the rule was looked for, in words ("the 2025-02-07 edition")."""
+        if self.editions is None:
+            return ""
+        if not self.editions:
+            return "any stored edition"
+        if len(self.editions) == 1:
+            return f"the {self.editions[0]} edition"
+        return "either " + " or ".join(f"the {e}" for e in self.editions) + " edition"
 
 
 @dataclass

@@ -24,6 +24,9 @@ __all__ = ["CRReadError", "find_effective_date", "read_cr_bytes", "read_cr_path"
 class CRReadError(ValueError):
     """Raised when a file is not a Comprehensive Rules document the reader can use."""
 
+    file: str | None = None
+    """The file it was read from, when the caller knows it."""
+
 
 _MONTHS = {
     name: i

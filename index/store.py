@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,18 +24,22 @@ from .atomic import Slot, write_json, write_text_atomic
 
 if TYPE_CHECKING:
     from .model import Document
+    from .xref import XRefs
 
 # The document model is imported where documents are built, not here: `judge search` opens
 # the store without building one, and importing the model costs start-up time.
 
 __all__ = [
+    "AmbiguousEditionError",
     "EditionInfo",
     "EditionStore",
     "NoEditionError",
     "StoreError",
     "StoredEdition",
+    "StoredFamilies",
     "document_from_data",
     "document_to_data",
+    "families_for",
 ]
 
 FORMAT = 1
@@ -61,14 +65,27 @@ def _read_json(path: Path, edition: str) -> Any:
 class NoEditionError(LookupError):
     """Raised when the edition asked for is not stored."""
 
-    def __init__(self, wanted: str | None, stored: list[str]) -> None:
+    def __init__(self, wanted: str | None, stored: list[str], purpose: str = "read") -> None:
         self.wanted = wanted
         self.stored = stored
+        self.purpose = purpose
+        """What the edition was wanted for: ``read`` (answer from it) or ``remove``."""
         if wanted is None:
             super().__init__("no edition is stored")
         else:
             have = ", ".join(stored) if stored else "none"
             super().__init__(f"edition {wanted} is not stored (stored: {have})")
+
+
+class AmbiguousEditionError(NoEditionError):
+    """Raised when a partial date (``2025``) names more than one stored edition."""
+
+    def __init__(self, wanted: str, matches: list[str], stored: list[str]) -> None:
+        super().__init__(wanted, stored)
+        self.matches = matches
+        LookupError.__init__(
+            self, f"edition {wanted} is ambiguous: it could be {', '.join(matches)}"
+        )
 
 
 @dataclass(frozen=True)
@@ -98,9 +115,7 @@ class StoredEdition:
 
     info: EditionInfo
     document: Document
-    cites: dict[str, list[str]]
-    cited_by: dict[str, list[str]]
-    dangling: list[tuple[str, str]]
+    xrefs: XRefs
     path: Path
     """The build folder (``search/`` lives inside it)."""
 
@@ -205,14 +220,38 @@ class EditionStore:
         matches = [d for d in dates if d.startswith(key)]
         if len(matches) == 1:
             return matches[0]
+        if matches:
+            raise AmbiguousEditionError(key, matches, dates)
+        if self.is_damaged(key):
+            raise StoreError(key, self.editions_dir / key, "it has no complete build")
         raise NoEditionError(key, dates)
+
+    def is_damaged(self, edition: str) -> bool:
+        """Checks if ``edition`` has a folder with builds but no complete build in use."""
+        folder = self.editions_dir / edition
+        if edition.startswith(".") or not folder.is_dir() or self._current(edition) is not None:
+            return False
+        return any(p.name.startswith("b-") or p.name == "CURRENT" for p in folder.iterdir())
+
+    def damaged(self) -> list[str]:
+        """The editions whose folder is there but whose ``CURRENT`` names no complete build."""
+        if not self.editions_dir.is_dir():
+            return []
+        return sorted(p.name for p in self.editions_dir.iterdir() if self.is_damaged(p.name))
 
     def info(self, edition: str) -> EditionInfo:
         """The listing record for one stored edition."""
         build = self._current(edition)
         if build is None:
             raise NoEditionError(edition, self.dates())
-        meta = _read_json(build / "meta.json", edition)
+        path = build / "meta.json"
+        meta = _read_json(path, edition)
+        kinds = {"edition": str, "rules": int, "glossary": int, "source": str, "sha256": str}
+        if not isinstance(meta, dict):
+            raise StoreError(edition, path, "not a JSON object")
+        for key, kind in kinds.items():
+            if not isinstance(meta.get(key), kind):
+                raise StoreError(edition, path, f"{key!r} is missing or not a {kind.__name__}")
         return EditionInfo(
             meta["edition"], meta["rules"], meta["glossary"], meta["source"], meta["sha256"]
         )
@@ -221,25 +260,57 @@ class EditionStore:
         """Every stored edition, oldest first."""
         return [self.info(d) for d in self.dates()]
 
-    def load(self, wanted: str | None = None) -> StoredEdition:
-        """Loads an edition (default: the newest). Raises :class:`NoEditionError`."""
-        edition = self.resolve(wanted)
+    def _build(self, edition: str) -> Path:
         build = self._current(edition)
         if build is None:
             raise NoEditionError(edition, self.dates())
-        data = _read_json(build / "edition.json", edition)
-        doc = document_from_data(data)
-        info = EditionInfo(
-            edition, len(doc.rules), len(doc.glossary), data["source"], data["sha256"]
-        )
-        return StoredEdition(
-            info,
-            doc,
-            data["cites"],
-            data["cited_by"],
-            [(s, t) for s, t in data["dangling"]],
-            build,
-        )
+        return build
+
+    def load(self, wanted: str | None = None) -> StoredEdition:
+        """Loads an edition (default: the newest). Raises :class:`NoEditionError`."""
+        edition = self.resolve(wanted)
+        build = self._build(edition)
+        path = build / "edition.json"
+        data = _read_json(path, edition)
+        from .xref import DanglingReference, XRefs
+
+        try:
+            doc = document_from_data(data)
+            info = EditionInfo(
+                edition, len(doc.rules), len(doc.glossary), data["source"], data["sha256"]
+            )
+            dangling = [DanglingReference(s, t) for s, t in data["dangling"]]
+            xrefs = XRefs(data["cites"], data["cited_by"], dangling)
+            return StoredEdition(info, doc, xrefs, build)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StoreError(edition, path, f"unexpected content: {exc!r}") from None
+
+    def numbers(self, edition: str) -> list[str]:
+        """Every rule number of a stored edition, in document order."""
+        path = self._build(edition) / "numbers.json"
+        numbers = _read_json(path, edition)
+        if not isinstance(numbers, list) or not all(isinstance(n, str) for n in numbers):
+            raise StoreError(edition, path, "not a list of rule numbers")
+        return numbers
+
+    def read_families(self, edition: str, families: Iterable[str]) -> StoredFamilies:
+        """The rules of the given families (``704``, ``sections``) with their cross-references.
+
+        A family that the edition's numbers name but whose file is missing means a damaged
+        store, not a missing rule.
+        """
+        build = self._build(edition)
+        out = StoredFamilies()
+        for family in sorted(set(families)):
+            path = build / "rules" / f"{family}.json"
+            data = _read_json(path, edition)
+            try:
+                out.rules.extend(data["rules"])
+                out.cites.update(data["cites"])
+                out.cited_by.update(data["cited_by"])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise StoreError(edition, path, f"unexpected content: {exc!r}") from None
+        return out
 
     def load_rules(self, wanted: str | None, spans: list[tuple[str, str | None]]) -> StoredEdition:
         """Loads only the rule families that ``spans`` (``(start, end or None)``) touch.
@@ -247,38 +318,19 @@ class EditionStore:
         Enough for ``judge rule``: the document holds every section heading, each three-digit
         rule named with all its subrules, and ``all_numbers`` for "nearest" suggestions.
         """
-        edition = self.resolve(wanted)
-        build = self._current(edition)
-        if build is None:
-            raise NoEditionError(edition, self.dates())
-        meta = self.info(edition)
-        all_numbers: list[str] = _read_json(build / "numbers.json", edition)
-        heads = [n for n in all_numbers if len(n) == 3]
-        families = {"sections"}
-        for start, end in spans:
-            first, last = start.split(".")[0], (end or start).split(".")[0]
-            # A section stands for all its rules; a range for every rule in between.
-            lo = first if len(first) == 3 else first + "00"
-            hi = last if len(last) == 3 else last + "99"
-            families.update(h for h in heads if lo <= h <= hi)
         from .model import Document, Rule
+        from .xref import XRefs
 
-        doc = Document(edition=edition, all_numbers=all_numbers)
-        cites: dict[str, list[str]] = {}
-        cited_by: dict[str, list[str]] = {}
-        rows: list[list[Any]] = []
-        for family in sorted(families):
-            path = build / "rules" / f"{family}.json"
-            if not path.is_file():
-                continue
-            data = _read_json(path, edition)
-            rows.extend(data["rules"])
-            cites.update(data["cites"])
-            cited_by.update(data["cited_by"])
+        edition = self.resolve(wanted)
+        meta = self.info(edition)
+        all_numbers = self.numbers(edition)
+        found = self.read_families(edition, families_for(all_numbers, spans))
         position = {n: i for i, n in enumerate(all_numbers)}
-        rows.sort(key=lambda row: position.get(row[0], 0))
-        doc.rules = {n: Rule(n, text, examples, line) for n, text, examples, line in rows}
-        return StoredEdition(meta, doc, cites, cited_by, [], build)
+        found.rules.sort(key=lambda row: position.get(row[0], 0))
+        doc = Document(edition=edition, all_numbers=all_numbers)
+        doc.rules = {n: Rule(n, text, examples, line) for n, text, examples, line in found.rules}
+        xrefs = XRefs(found.cites, found.cited_by)
+        return StoredEdition(meta, doc, xrefs, self._build(edition))
 
     def build_path(self, edition: str) -> Path | None:
         """The folder of the build in use for ``edition``, or ``None``."""
@@ -346,16 +398,43 @@ class EditionStore:
         ]
 
     def remove(self, edition: str) -> None:
-        """Deletes a stored edition, damaged or not. Raises :class:`NoEditionError`."""
-        if not edition or edition.startswith(".") or not (self.editions_dir / edition).is_dir():
-            raise NoEditionError(edition, self.dates())
+        """Deletes a stored edition, damaged or not. Raises :class:`NoEditionError`.
+
+        Only the name of a stored (or damaged) edition is accepted: never a path.
+        """
         import shutil
         import tempfile
 
+        if edition not in self.dates() and edition not in self.damaged():
+            raise NoEditionError(edition, self.dates(), purpose="remove")
         edition_dir = self.editions_dir / edition
         trash = Path(tempfile.mkdtemp(prefix=".trash-", dir=self.editions_dir))
-        os.replace(edition_dir, trash / edition)
-        shutil.rmtree(trash, ignore_errors=True)
+        try:
+            os.replace(edition_dir, trash / edition)
+        finally:
+            shutil.rmtree(trash, ignore_errors=True)
+
+
+@dataclass
+class StoredFamilies:
+    """Rule rows and cross-references read from some of an edition's ``rules/*.json`` files."""
+
+    rules: list[list[Any]] = field(default_factory=list)
+    cites: dict[str, list[str]] = field(default_factory=dict)
+    cited_by: dict[str, list[str]] = field(default_factory=dict)
+
+
+def families_for(all_numbers: list[str], spans: list[tuple[str, str | None]]) -> set[str]:
+    """The rule files a lookup of ``spans`` needs: every family they touch, and the sections."""
+    heads = [n for n in all_numbers if len(n) == 3]
+    families = {"sections"} if any(_family(n) == "sections" for n in all_numbers) else set()
+    for start, end in spans:
+        first, last = start.split(".")[0], (end or start).split(".")[0]
+        # A section stands for all its rules; a range for every rule in between.
+        lo = first if len(first) == 3 else first + "00"
+        hi = last if len(last) == 3 else last + "99"
+        families.update(h for h in heads if lo <= h <= hi)
+    return families
 
 
 def _family(number: str) -> str:

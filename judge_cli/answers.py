@@ -8,9 +8,8 @@ from .render import escape
 
 if TYPE_CHECKING:
     from glossary.lookup import Match
+    from index.edition import Edition
     from index.model import Rule
-
-    from .common import Loaded
 
 __all__ = ["definition_markdown", "definition_record", "rule_record", "rules_markdown"]
 
@@ -19,21 +18,18 @@ def _ref_label(ref: str) -> str:
     return f"{ref[len('glossary:') :]} (glossary)" if ref.startswith("glossary:") else ref
 
 
-def rule_record(loaded: Loaded, rule: Rule, *, with_subrules: bool) -> dict[str, Any]:
+def rule_record(ed: Edition, rule: Rule, *, with_subrules: bool) -> dict[str, Any]:
     """The ``judge rule --json`` record of one rule, with its subrules nested."""
-    doc = loaded.document
-    children = doc.children(rule.number) if with_subrules else []
+    children = ed.subrules(rule.number) if with_subrules else []
     return {
         "number": rule.number,
         "text": rule.text,
         "examples": list(rule.examples),
-        "parent": doc.parent(rule.number),
+        "parent": ed.parent(rule.number),
         "title": rule.text if rule.is_heading else None,
-        "subrules": [
-            rule_record(loaded, doc.rules[child], with_subrules=True) for child in children
-        ],
-        "cites": loaded.cites.get(rule.number, []),
-        "cited_by": loaded.cited_by.get(rule.number, []),
+        "subrules": [rule_record(ed, child, with_subrules=True) for child in children],
+        "cites": ed.cites(rule.number),
+        "cited_by": ed.cited_by(rule.number),
     }
 
 
@@ -51,7 +47,7 @@ def _rule_lines(record: dict[str, Any], depth: int) -> list[str]:
     return lines
 
 
-def rules_markdown(records: list[dict[str, Any]], loaded: Loaded) -> str:
+def rules_markdown(records: list[dict[str, Any]], ed: Edition) -> str:
     """The Markdown answer for ``judge rule``: the rules, then what they cite and who cites them."""
     blocks: list[str] = []
     for record in records:
@@ -62,38 +58,35 @@ def rules_markdown(records: list[dict[str, Any]], loaded: Loaded) -> str:
             blocks.append("Cites: " + ", ".join(_ref_label(c) for c in cites))
         if cited_by:
             blocks.append("Cited by: " + ", ".join(_ref_label(c) for c in cited_by))
-    blocks.append(_footer(loaded))
+    blocks.append(_footer(ed))
     return "\n\n".join(blocks)
 
 
-def _footer(loaded: Loaded) -> str:
-    if loaded.is_sample:
+def _footer(ed: Edition) -> str:
+    if ed.is_sample:
         from .common import sample_notice
 
-        return "_" + escape(sample_notice()) + "_"
-    return f"_Comprehensive Rules effective {loaded.label}._"
+        return "_" + escape(sample_notice(ed.store)) + "_"
+    return f"_Comprehensive Rules effective {ed.label}._"
 
 
-def definition_record(loaded: Loaded, match: Match) -> dict[str, Any]:
+def definition_record(ed: Edition, match: Match) -> dict[str, Any]:
     """The ``judge define --json`` record."""
     entry = match.entry
+    rules = ed.document.rules
     return {
-        "edition": loaded.document.edition,
+        "edition": ed.date,
         "term": entry.term,
         "definition": entry.definition,
         "see": list(entry.see),
         "query": match.query,
         "match": match.how,
-        "cited_by": loaded.cited_by.get(entry.ref_id, []),
-        "rules": [
-            {"number": n, "text": loaded.document.rules[n].text}
-            for n in entry.see
-            if n in loaded.document.rules
-        ],
+        "cited_by": ed.cited_by(entry.ref_id),
+        "rules": [{"number": n, "text": rules[n].text} for n in entry.see if n in rules],
     }
 
 
-def definition_markdown(record: dict[str, Any], loaded: Loaded) -> str:
+def definition_markdown(record: dict[str, Any], ed: Edition) -> str:
     """The Markdown answer for ``judge define``: the entry, then the rules it points to."""
     blocks: list[str] = []
     if record["match"] == "fuzzy":
@@ -109,7 +102,7 @@ def definition_markdown(record: dict[str, Any], loaded: Loaded) -> str:
     for rule in record["rules"]:
         blocks.append(f"> **{rule['number']}** {escape(rule['text'])}")
     missing = [n for n in record["see"] if n not in {r["number"] for r in record["rules"]}]
-    if missing and not loaded.is_sample:
+    if missing and not ed.is_sample:
         blocks.append("Not in this edition: " + ", ".join(missing))
-    blocks.append(_footer(loaded))
+    blocks.append(_footer(ed))
     return "\n\n".join(blocks)

@@ -1,29 +1,31 @@
-"""``judge index build``: turning files into stored editions (and notes)."""
+"""``judge index build``: each file through :func:`index.ingest.store_file`, then one report."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from .common import fail
+import click
+
+from .common import echo, emit_json, open_store
 
 __all__ = ["build_files"]
 
 
-def _search_builder() -> Any:
+def _index_builder() -> Any:
     """The search-index builder for a new edition's folder (see :mod:`index.search`).
 
     On a terminal it draws its progress on standard error.
     """
     from index.search import build_search_index
 
-    from .common import ProgressLine, stderr_is_terminal
+    from . import common
 
-    if not stderr_is_terminal():
+    if not common.stderr_is_terminal():
         return build_search_index
 
     def build(doc: Any, folder: Path) -> None:
-        line = ProgressLine(f"Indexing {doc.edition}", "documents")
+        line = common.ProgressLine(f"Indexing {doc.edition}", "documents")
         try:
             build_search_index(doc, folder, progress=line)
         finally:
@@ -32,63 +34,51 @@ def _search_builder() -> Any:
     return build
 
 
-def build_files(files: list[str]) -> list[dict[str, Any]]:
-    """Stores each file; stops at the first bad one with ``Error: FILE: reason``.
+def _line(result: Any) -> str:
+    if result.kind == "notes":
+        return f"Stored notes {result.name}: {result.sections} sections."
+    problems = len(result.problems)
+    extra = f", {problems} lines not placed (see --json)" if problems else ""
+    return (
+        f"Stored edition {result.edition}: {result.rules} rules, "
+        f"{result.glossary} glossary entries{extra}."
+    )
 
-    Files already stored stay as they were: each edition is built aside and switched in whole.
+
+def build_files(files: list[str], *, as_json: bool) -> None:
+    """Stores every file in turn and reports each; a file that fails is reported at the end.
+
+    Later files are still tried after one fails: each file is stored whole or not at all, so
+    what one file does never depends on another. The exit status is 1 if any file failed.
     """
-    from index.reader import CRReadError
-    from index.store import EditionStore
+    from index.ingest import store_file
 
-    store = EditionStore.from_env()
-    results: list[dict[str, Any]] = []
+    from .errors import describe
+
+    store = open_store()
+    builder = _index_builder()
+    records: list[dict[str, Any]] = []
+    failed: list[tuple[str, str]] = []
     for name in files:
-        path = Path(name)
         try:
-            data = path.read_bytes()
-        except OSError as exc:
-            fail(f"{name}: cannot read it ({exc.strerror or exc}). Check the path.")
-        if path.suffix.lower() in (".md", ".markdown"):
-            results.append(_store_notes(store, path, data))
+            result = store_file(store, name, index_builder=builder)
+        except Exception as exc:
+            problem = describe(exc)
+            if problem is None or len(files) == 1:
+                raise  # one file: its own error line, as for any command
+            failed.append((name, problem.message))
+            records.append({"kind": "error", "file": name, "error": problem.message})
             continue
-        try:
-            info = store.add_bytes(data, path.name, extra=_search_builder())
-        except CRReadError as exc:
-            fail(
-                f"{name}: {exc}. Nothing was stored. Use the Comprehensive Rules .txt from "
-                "https://magic.wizards.com/en/rules."
-            )
-        except OSError as exc:
-            fail(f"{name}: could not write to {store.root} ({exc}). Nothing was changed.")
-        loaded = store.load(info.edition)
-        results.append(
-            {
-                "kind": "edition",
-                "file": name,
-                "edition": info.edition,
-                "rules": info.rules,
-                "glossary": info.glossary,
-                "problems": len(loaded.document.problems),
-                "problem_lines": [
-                    {"line": p.line, "text": p.text, "reason": p.reason}
-                    for p in loaded.document.problems
-                ],
-                "dangling": [{"source": s, "text": t} for s, t in loaded.dangling],
-            }
-        )
-    return results
-
-
-def _store_notes(store: Any, path: Path, data: bytes) -> dict[str, Any]:
-    from index.decode import DecodeError, decode_rules_bytes
-    from index.documents import read_markdown
-
-    try:
-        text, _ = decode_rules_bytes(data)
-    except DecodeError as exc:
-        fail(f"{path}: {exc}. Notes must be a Markdown text file.")
-    sections = read_markdown(text, path.stem)
-    if not sections:
-        fail(f"{path}: no text found. Notes need at least one paragraph or heading.")
-    store.add_notes(path.stem, text)
-    return {"kind": "notes", "file": str(path), "name": path.stem, "sections": len(sections)}
+        records.append(result.to_json())
+        if not as_json:
+            echo(_line(result))
+    if as_json:
+        emit_json(records)
+    if not failed:
+        return
+    for _name, message in failed:
+        echo(f"Error: {message}", err=True)
+    stored = [r["file"] for r in records if r["kind"] != "error"]
+    names = ", ".join(name for name, _ in failed)
+    kept = f"; stored: {', '.join(stored)}" if stored else "; nothing was stored"
+    raise click.ClickException(f"{len(failed)} of {len(files)} files not stored ({names}){kept}.")

@@ -14,19 +14,20 @@ import click
 
 from .common import (
     CONTEXT_SETTINGS,
-    GET_RULES,
+    Group,
+    echo,
     edition_option,
+    emit,
     emit_json,
-    fail,
     json_option,
-    load_document,
-    stdout_is_terminal,
+    open_edition,
+    open_store,
 )
 
 __all__ = ["cli"]
 
 
-class LazyGroup(click.Group):
+class LazyGroup(Group):
     """A group whose commands in other modules are imported only when they are run.
 
     ``judge rule`` should not pay for importing the scenario checker or the search engine.
@@ -36,17 +37,11 @@ class LazyGroup(click.Group):
         super().__init__(*args, **kwargs)
         self.lazy = dict(lazy or {})
 
-    def invoke(self, ctx: click.Context) -> Any:
-        # The one place a damaged data folder becomes an "Error:" line, for every command.
-        from index.store import StoreError
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        from .render import prepare_streams
 
-        try:
-            return super().invoke(ctx)
-        except StoreError as exc:
-            raise click.ClickException(
-                f"{exc}. Rebuild it with `judge index build FILE`, "
-                f"or remove it with `judge index remove {exc.edition}`."
-            ) from None
+        prepare_streams()
+        return super().main(*args, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy])
@@ -85,10 +80,14 @@ def cli() -> None:
     """
 
 
-def _echo_markdown(markdown: str) -> None:
-    from .render import show
+def _parse_refs(refs: tuple[str, ...]) -> list[Any]:
+    """The rule references of ``judge rule``'s arguments ("rule 704.5j", "601.2a - h", "a, b")."""
+    from index.numbers import parse_rule_ref
 
-    click.echo(show(markdown, terminal=stdout_is_terminal()), nl=False)
+    joined = " ".join(refs).replace(",", " ")
+    joined = re.sub(r"\s*([-\u2013\u2014])\s*", r"\1", joined)
+    words = [w for w in joined.split() if w.lower() not in ("rule", "rules", "and")]
+    return [parse_rule_ref(word) for word in words]
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
@@ -102,45 +101,17 @@ def rule(refs: tuple[str, ...], edition: str | None, no_subrules: bool, as_json:
     A trailing period (704.5.) also means the rule alone. Each rule comes with the rules it
     cites and the rules and glossary entries that cite it.
     """
-    from index.model import UnknownRuleError
-    from index.numbers import InvalidRuleReferenceError, parse_rule_ref
-
     from .answers import rule_record, rules_markdown
 
-    # "rule 704.5j" arrives as two arguments; so does "rules 601.2a - h".
-    joined = " ".join(refs).replace(",", " ")
-    joined = re.sub(r"\s*([-\u2013\u2014])\s*", r"\1", joined)
-    words = [w for w in joined.split() if w.lower() not in ("rule", "rules", "and")]
-    parsed = []
-    for word in words:
-        try:
-            parsed.append(parse_rule_ref(word))
-        except InvalidRuleReferenceError as exc:
-            raise click.UsageError(
-                f"{exc}. A rule reference looks like 704.5j, 704.5, 704, 7 or 601.2a-h."
-            ) from None
-    spans = [(str(r.start), str(r.end) if r.end else None) for r in parsed]
-    loaded = load_document(edition, spans=spans)
-    doc = loaded.document
+    parsed = _parse_refs(refs)
+    if not parsed:
+        raise click.UsageError("give a rule number, such as 704.5j, 704.5, 704, 7 or 601.2a-h.")
+    ed = open_edition(edition)
     records: list[dict[str, Any]] = []
     for ref in parsed:
-        if loaded.is_sample:
-            fail(
-                f"rule {ref} is not in the bundled sample, which has no numbered rules. "
-                + GET_RULES
-            )
-        try:
-            # Subrules come nested under the rule they belong to, not as separate records.
-            rules = doc.resolve(ref) if ref.end is not None else [doc.get_rule(str(ref.start))]
-        except UnknownRuleError as exc:
-            near = f" Nearest: {', '.join(exc.nearest)}." if exc.nearest else ""
-            fail(f"no rule {exc.number} in the {loaded.label} edition.{near}")
         with_subrules = ref.with_subrules and not no_subrules
-        records.extend(rule_record(loaded, r, with_subrules=with_subrules) for r in rules)
-    if as_json:
-        emit_json({"edition": doc.edition, "rules": records})
-        return
-    _echo_markdown(rules_markdown(records, loaded))
+        records.extend(rule_record(ed, r, with_subrules=with_subrules) for r in ed.rules(ref))
+    emit(as_json, {"edition": ed.date, "rules": records}, lambda: rules_markdown(records, ed))
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
@@ -149,92 +120,64 @@ def rule(refs: tuple[str, ...], edition: str | None, no_subrules: bool, as_json:
 @json_option
 def define(term: tuple[str, ...], edition: str | None, as_json: bool) -> None:
     """Define a glossary term: any case, plural, "(Obsolete)", or a close misspelling."""
-    from glossary.lookup import Glossary, UnknownTermError
-
     from .answers import definition_markdown, definition_record
 
-    query = " ".join(term)
-    loaded = load_document(edition)
-    glossary = Glossary(loaded.document.glossary)
-    try:
-        match = glossary.get(query)
-    except UnknownTermError as exc:
-        where = "the bundled sample" if loaded.is_sample else f"the {loaded.label} edition"
-        hint = f" Did you mean: {', '.join(exc.suggestions)}?" if exc.suggestions else ""
-        more = f" {GET_RULES}" if loaded.is_sample else ' Try `judge search "' + query + '"`.'
-        fail(f"no glossary entry for “{query}” in {where}.{hint}{more}")
-    record = definition_record(loaded, match)
-    if as_json:
-        emit_json(record)
-        return
-    _echo_markdown(definition_markdown(record, loaded))
+    ed = open_edition(edition)
+    record = definition_record(ed, ed.define(" ".join(term)))
+    emit(as_json, record, lambda: definition_markdown(record, ed))
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @json_option
 def editions(as_json: bool) -> None:
     """List the stored editions: date, number of rules and glossary entries, source."""
-    from index.store import EditionStore
+    from .errors import GET_RULES
 
-    store = EditionStore.from_env()
+    store = open_store()
     infos = store.editions()
     if as_json:
         emit_json([info.to_json() for info in infos])
         return
     if not infos:
-        click.echo(f"No edition is stored in {store.root}. {GET_RULES}")
-        return
-    newest = infos[-1].edition
+        echo(f"No edition is stored in {store.root}. {GET_RULES}")
+    newest = infos[-1].edition if infos else None
     for info in infos:
         mark = "  (newest)" if info.edition == newest else ""
-        click.echo(
+        echo(
             f"{info.edition}  {info.rules:5d} rules  {info.glossary:4d} glossary entries  "
             f"{info.source}{mark}"
         )
+    for date in store.damaged():
+        echo(
+            f"{date}  damaged: no complete build. Rebuild it with `judge index build FILE`, "
+            f"or remove it with `judge index remove {date}`."
+        )
 
 
-@cli.group("index", context_settings=CONTEXT_SETTINGS)
+@cli.group("index", cls=Group, context_settings=CONTEXT_SETTINGS)
 def index_group() -> None:
     """Store, rebuild and remove editions."""
 
 
 @index_group.command("build", context_settings=CONTEXT_SETTINGS)
 # Plain strings, not click.Path: building a click.Path imports locale at start-up, and
-# build_files reports unreadable paths itself.
+# the library reports unreadable paths itself.
 @click.argument("files", nargs=-1, required=True)
 @json_option
 def index_build(files: tuple[str, ...], as_json: bool) -> None:
     """Parse CR text files and store each as an edition named by its effective date.
 
-    A Markdown file (.md) is stored as notes, searched alongside every edition.
+    A Markdown file (.md) is stored as notes, searched alongside every edition. Every file is
+    tried, in order; a file that cannot be stored changes nothing and is reported at the end.
     """
     from .building import build_files
 
-    results = build_files(list(files))
-    if as_json:
-        emit_json(results)
-        return
-    for result in results:
-        if result["kind"] == "notes":
-            click.echo(f"Stored notes {result['name']}: {result['sections']} sections.")
-        else:
-            problems = result["problems"]
-            extra = f", {problems} lines not placed (see --json)" if problems else ""
-            click.echo(
-                f"Stored edition {result['edition']}: {result['rules']} rules, "
-                f"{result['glossary']} glossary entries{extra}."
-            )
+    build_files(list(files), as_json=as_json)
 
 
 @index_group.command("remove", context_settings=CONTEXT_SETTINGS)
 @click.argument("edition")
 def index_remove(edition: str) -> None:
     """Delete a stored edition."""
-    from index.store import EditionStore, NoEditionError
-
-    store = EditionStore.from_env()
-    try:
-        store.remove(edition)
-    except NoEditionError as exc:
-        fail(f"{exc}. Run `judge editions` to list them.")
-    click.echo(f"Removed edition {edition}.")
+    open_store().remove(edition)
+    echo(f"Removed edition {edition}.")

@@ -1,7 +1,8 @@
-"""What every command shares: loading an edition (or the sample), errors, JSON output.
+"""What every command shares: the store, the options, and the one output path.
 
 Kept light on purpose: ``judge rule`` imports this module, so nothing heavy is imported at the
-top (no whoosh, no markdown-it-py, no rich).
+top (no whoosh, no markdown-it-py). Errors are not handled here: commands let the library's
+exceptions rise, and the group turns them into ``Error:`` lines (:mod:`judge_cli.errors`).
 """
 
 from __future__ import annotations
@@ -9,34 +10,34 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from .errors import GET_RULES
+
 if TYPE_CHECKING:
-    from index.model import Document
+    from index.edition import Edition
+    from index.store import EditionStore
 
 __all__ = [
     "CONTEXT_SETTINGS",
     "GET_RULES",
-    "Loaded",
+    "Command",
+    "Group",
     "ProgressLine",
+    "echo",
     "edition_option",
+    "emit",
     "emit_json",
-    "fail",
-    "fail_not_stored",
     "json_option",
-    "load_document",
+    "open_edition",
+    "open_store",
+    "sample_notice",
+    "show_markdown",
     "stderr_is_terminal",
-    "wants_newest",
-    "wants_sample",
+    "stdout_is_terminal",
 ]
-
-GET_RULES = (
-    "To get the full rules, run `judge update`, or download the .txt from "
-    "https://magic.wizards.com/en/rules and run `judge index build FILE`."
-)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -45,18 +46,53 @@ F = TypeVar("F", bound=Callable[..., Any])
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
 
 
-def fail(message: str) -> NoReturn:
-    """Stops the command with ``Error: message`` and exit status 1."""
-    raise click.ClickException(message)
+class Command(click.Command):
+    """A ``judge`` command: the one place where a library error becomes its ``Error:`` line.
+
+    Every command is of this class (the groups make theirs so), so a command invoked on its
+    own, as the tests do, answers exactly as it does under ``judge``. The messages are the
+    table of :mod:`judge_cli.errors`.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException:
+            raise
+        except Exception as exc:
+            from .errors import describe
+            from .render import safe
+
+            problem = describe(exc)
+            if problem is None:
+                raise
+            if problem.usage:
+                raise click.UsageError(safe(problem.message)) from None
+            raise click.ClickException(safe(problem.message)) from None
 
 
-def emit_json(obj: Any) -> None:
-    """Prints ``obj`` as JSON (UTF-8, indented, keys in the order given)."""
-    click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
+class Group(click.Group):
+    """A group whose commands are :class:`Command` s."""
+
+    command_class = Command
+
+
+def open_store() -> EditionStore:
+    """The data folder's store (``$JUDGE_HOME``, else the user data folder)."""
+    from index.store import EditionStore
+
+    return EditionStore.from_env()
+
+
+def open_edition(wanted: str | None) -> Edition:
+    """The edition an ``--edition`` value names, telling the user on stderr what it rebuilds."""
+    from index.edition import open_edition as library_open
+
+    return library_open(wanted, store=open_store(), notice=lambda text: echo(text, err=True))
 
 
 def edition_option(func: F) -> F:
-    """The ``--edition`` option every command takes."""
+    """The ``--edition`` option every command that answers from one edition takes."""
     return click.option(
         "--edition",
         "-e",
@@ -74,86 +110,36 @@ def json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
 
 
-@dataclass
-class Loaded:
-    """An edition ready to answer: the document and its cross-references."""
-
-    document: Document
-    cites: dict[str, list[str]] = field(default_factory=dict)
-    cited_by: dict[str, list[str]] = field(default_factory=dict)
-    dangling: list[tuple[str, str]] = field(default_factory=list)
-    is_sample: bool = False
-    path: Any = None
-    """The build folder of a stored edition (its ``search/`` index lives there), else ``None``."""
-
-    @property
-    def label(self) -> str:
-        """How output names what answered: the edition date, or the sample."""
-        return self.document.edition or "sample"
+def emit_json(obj: Any) -> None:
+    """Prints ``obj`` as JSON (UTF-8, indented, keys in the order given)."""
+    click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
 
 
-def load_document(
-    edition: str | None, *, spans: list[tuple[str, str | None]] | None = None
-) -> Loaded:
-    """The stored edition asked for (default: the newest), or the bundled sample if none is.
+def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
+    """Prints text that may hold what came from a file, its control characters made harmless."""
+    from .render import safe
 
-    With ``spans`` (rule ranges as ``(start, end or None)``) only the rules they touch are
-    read, which is all ``judge rule`` needs. An edition that was asked for by name and is not
-    stored is an error, never the sample.
-    """
-    from index.store import EditionStore, NoEditionError
-
-    store = EditionStore.from_env()
-    if wants_sample(edition):
-        return Loaded(load_named_sample(store), is_sample=True)
-    try:
-        stored = store.load(edition) if spans is None else store.load_rules(edition, spans)
-    except NoEditionError as exc:
-        if wants_newest(edition) and not exc.stored:
-            from .sample import load_sample
-
-            return Loaded(load_sample(), is_sample=True)
-        fail_not_stored(edition, exc.stored)
-    except (OSError, KeyError) as exc:
-        fail(
-            f"the stored edition in {store.root} could not be read ({exc}). "
-            "Rebuild it with `judge index build FILE`."
-        )
-    return Loaded(stored.document, stored.cites, stored.cited_by, stored.dangling, path=stored.path)
+    click.echo(safe(text), err=err, nl=nl)
 
 
-def wants_newest(edition: str | None) -> bool:
-    """Checks if an ``--edition`` value asks for the newest edition (the default)."""
-    return edition is None or edition.strip().lower() in ("", "latest", "newest")
+def show_markdown(markdown: str) -> None:
+    """Prints an answer written in the commands' Markdown: styled on a terminal, else plain."""
+    from .render import show
+
+    click.echo(show(markdown, terminal=stdout_is_terminal()), nl=False)
 
 
-def wants_sample(edition: str | None) -> bool:
-    """Checks if an ``--edition`` value asks for the bundled sample."""
-    return edition is not None and edition.strip().lower() == "sample"
+def emit(as_json: bool, data: Any, markdown: Callable[[], str]) -> None:
+    """The one way a command answers: ``data`` as JSON, or the Markdown ``markdown()`` makes."""
+    if as_json:
+        emit_json(data)
+    else:
+        show_markdown(markdown())
 
 
-def fail_not_stored(edition: str | None, stored: list[str]) -> NoReturn:
-    """Stops with the message for an edition that is not stored, listing those that are."""
-    have = ", ".join(stored) if stored else "none"
-    fail(
-        f"edition {edition} is not stored (stored: {have}). "
-        "Run `judge editions` to list them, or store it with `judge index build FILE`."
-    )
-
-
-def load_named_sample(store: Any) -> Document:
-    """The bundled sample, its stripped glossary paragraphs named from the stored editions."""
-    from .sample import load_sample
-
-    glossaries = (store.load(date).document.glossary for date in store.dates())
-    return load_sample(glossaries)
-
-
-def sample_notice() -> str:
+def sample_notice(store: EditionStore | None = None) -> str:
     """The line printed under answers that came from the bundled sample."""
-    from index.store import EditionStore
-
-    if EditionStore.from_env().dates():
+    if (store or open_store()).dates():
         return (
             "Answered from the bundled sample, as asked (--edition sample); "
             "leave --edition out for the newest stored edition."

@@ -7,21 +7,20 @@ green on a terminal.
 
 from __future__ import annotations
 
-import os
 from typing import IO, TYPE_CHECKING
 
 import click
 
 from .common import (
     CONTEXT_SETTINGS,
-    GET_RULES,
+    Command,
+    echo,
     edition_option,
     emit_json,
-    fail,
-    fail_not_stored,
     json_option,
-    stdout_is_terminal,
+    open_store,
 )
+from .render import safe, stdout_is_terminal_colored, style
 
 if TYPE_CHECKING:
     from index.diff import Change, Event, WordOp
@@ -29,73 +28,44 @@ if TYPE_CHECKING:
 
 __all__ = ["cite_check", "diff", "history"]
 
-_RED, _GREEN, _BOLD, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[1m", "\x1b[0m"
-
-
-def _use_color() -> bool:
-    return stdout_is_terminal() and "NO_COLOR" not in os.environ
-
 
 def render_word_diff(ops: list[WordOp], *, color: bool) -> str:
-    """One line of text with the deletions and insertions marked."""
+    """One line of text with the deletions and insertions marked (text made safe)."""
     parts: list[str] = []
     for op in ops:
         if op.op == "equal":
-            parts.append(op.text)
+            parts.append(safe(op.text))
         elif op.op == "delete":
-            parts.append(f"{_RED}{op.text}{_RESET}" if color else f"[-{op.text}-]")
+            parts.append(style(op.text, "deleted", color) if color else f"[-{safe(op.text)}-]")
         else:
-            parts.append(f"{_GREEN}{op.text}{_RESET}" if color else f"{{+{op.text}+}}")
+            parts.append(style(op.text, "inserted", color) if color else f"{{+{safe(op.text)}+}}")
     return "".join(parts)
 
 
-def _load(edition: str | None, option: str) -> Document:
-    from .common import load_document
+def _stored(edition: str | None) -> Document:
+    """A stored edition's document (never the sample: these commands compare editions)."""
+    from index.edition import open_stored_edition
 
-    loaded = load_document(edition)
-    if loaded.is_sample:
-        fail(f"{option} needs a stored edition, and none is stored. {GET_RULES}")
-    return loaded.document
-
-
-def _edition_before(to: str | None) -> str:
-    from index.store import EditionStore, NoEditionError
-
-    store = EditionStore.from_env()
-    try:
-        newer = store.resolve(to)
-    except NoEditionError as exc:
-        fail_not_stored(to, exc.stored)
-    older = [d for d in store.dates() if d < newer]
-    if not older:
-        fail(f"no edition older than {newer} is stored: give --from, or store an older edition.")
-    return older[-1]
-
-
-def _unknown_rule(exc: Exception, where: str) -> None:
-    from index.model import UnknownRuleError
-
-    if isinstance(exc, UnknownRuleError):
-        near = f" Nearest: {', '.join(exc.nearest)}." if exc.nearest else ""
-        fail(f"no rule {exc.number} in {where}.{near}")
-    raise click.UsageError(f"{exc}. A rule reference looks like 704.5j, 704.5, 704, 7 or 601.2a-h.")
+    return open_stored_edition(edition, store=open_store()).document
 
 
 def _change_lines(change: Change, color: bool) -> list[str]:
     from index.diff import word_diff
 
-    bold = (lambda s: f"{_BOLD}{s}{_RESET}") if color else (lambda s: s)
+    def bold(text: str) -> str:
+        return style(text, "strong", color)
+
     if change.kind == "added":
-        return [bold(f"added {change.new}"), f"    {change.new_text}"]
+        return [bold(f"added {change.new}"), f"    {safe(change.new_text or '')}"]
     if change.kind == "removed":
-        return [bold(f"removed {change.old}"), f"    {change.old_text}"]
+        return [bold(f"removed {change.old}"), f"    {safe(change.old_text or '')}"]
     head = (
         f"moved {change.old} → {change.new}" if change.kind == "moved" else f"changed {change.new}"
     )
     lines = [bold(head)]
     old_text, new_text = change.old_text or "", change.new_text or ""
     if old_text == new_text:
-        lines.append(f"    {new_text}")
+        lines.append(f"    {safe(new_text)}")
     else:
         lines.append("    " + render_word_diff(word_diff(old_text, new_text), color=color))
     if change.old_examples != change.new_examples:
@@ -105,7 +75,7 @@ def _change_lines(change: Change, color: bool) -> list[str]:
     return lines
 
 
-@click.command(context_settings=CONTEXT_SETTINGS)
+@click.command(cls=Command, context_settings=CONTEXT_SETTINGS)
 @click.argument("ref", required=False)
 @click.option(
     "--from", "from_", metavar="DATE", help="The older edition. Default: the one before --to."
@@ -120,18 +90,13 @@ def diff(ref: str | None, from_: str | None, to: str | None, as_json: bool) -> N
     reference that changed only because the rule it names was renumbered is not a change.
     """
     from index.diff import diff_documents
-    from index.model import UnknownRuleError
-    from index.numbers import InvalidRuleReferenceError
+    from index.edition import edition_before
 
     if from_ is None:
-        from_ = _edition_before(to)
-    old = _load(from_, "--from")
-    new = _load(to, "--to")
-    try:
-        changes = diff_documents(old, new, ref)
-    except (UnknownRuleError, InvalidRuleReferenceError) as exc:
-        _unknown_rule(exc, f"either the {old.edition} or the {new.edition} edition")
-        return
+        from_ = edition_before(to, store=open_store())
+    old = _stored(from_)
+    new = _stored(to)
+    changes = diff_documents(old, new, ref)
     if as_json:
         emit_json(
             {"from": old.edition, "to": new.edition, "changes": [c.to_json() for c in changes]}
@@ -139,14 +104,14 @@ def diff(ref: str | None, from_: str | None, to: str | None, as_json: bool) -> N
         return
     what = f"rule {ref}" if ref else "the rules"
     if not changes:
-        click.echo(f"No changes to {what} from {old.edition} to {new.edition}.")
+        echo(f"No changes to {what} from {old.edition} to {new.edition}.")
         return
-    color = _use_color()
+    color = stdout_is_terminal_colored()
     counts = {
         k: sum(c.kind == k for c in changes) for k in ("changed", "moved", "added", "removed")
     }
     summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
-    click.echo(f"Changes to {what} from {old.edition} to {new.edition}: {summary}.")
+    echo(f"Changes to {what} from {old.edition} to {new.edition}: {summary}.")
     for change in changes:
         click.echo("")
         click.echo("\n".join(_change_lines(change, color)))
@@ -163,16 +128,16 @@ def _event_lines(event: Event, color: bool) -> list[str]:
         head = f"{event.edition}  {event.number} (the oldest edition given)"
     else:
         head = f"{event.edition}  {event.kind} {event.number}"
-    lines = [f"{_BOLD}{head}{_RESET}" if color else head]
+    lines = [style(head, "strong", color)]
     if event.kind in ("moved", "changed") and event.text != event.previous_text:
         ops = word_diff(event.previous_text or "", event.text or "")
         lines.append("    " + render_word_diff(ops, color=color))
     elif event.text is not None:
-        lines.append(f"    {event.text}")
+        lines.append(f"    {safe(event.text)}")
     return lines
 
 
-@click.command(context_settings=CONTEXT_SETTINGS)
+@click.command(cls=Command, context_settings=CONTEXT_SETTINGS)
 @click.argument("ref")
 @edition_option
 @json_option
@@ -183,44 +148,27 @@ def history(ref: str, edition: str | None, as_json: bool) -> None:
     number), followed back and forward across renumbering.
     """
     from index.diff import history as rule_history
-    from index.model import UnknownRuleError
-    from index.numbers import InvalidRuleReferenceError
-    from index.store import EditionStore, NoEditionError
+    from index.edition import open_stored_editions
 
-    store = EditionStore.from_env()
-    dates = store.dates()
-    if not dates:
-        fail(f"history needs stored editions, and none is stored. {GET_RULES}")
-    anchor = None
-    try:
-        if edition is not None:
-            anchor = store.resolve(edition)
-        documents = [store.load(d).document for d in dates]
-    except NoEditionError as exc:
-        fail(f"{exc}. Run `judge editions` to list them.")
-    except (OSError, ValueError, KeyError) as exc:
-        fail(f"a stored edition could not be read ({exc}). Rebuild it with `judge index build`.")
-    try:
-        events = rule_history(documents, ref, anchor)
-    except (UnknownRuleError, InvalidRuleReferenceError) as exc:
-        where = f"the {anchor} edition" if anchor else "any stored edition"
-        _unknown_rule(exc, where)
-        return
+    store = open_store()
+    anchor = store.resolve(edition) if edition is not None else None
+    documents = [ed.document for ed in open_stored_editions(store)]
+    events = rule_history(documents, ref, anchor)
     number = events[-1].number if events else ref
     if as_json:
         emit_json({"rule": ref.strip(), "events": [e.to_json() for e in events]})
         return
-    click.echo(f"History of rule {ref.strip()} across {len(dates)} stored editions:")
-    color = _use_color()
+    echo(f"History of rule {ref.strip()} across {len(documents)} stored editions:")
+    color = stdout_is_terminal_colored()
     for event in events:
         click.echo("")
         click.echo("\n".join(_event_lines(event, color)))
     if len(events) <= 1:
         click.echo("")
-        click.echo(f"Unchanged since then (now {number}).")
+        echo(f"Unchanged since then (now {number}).")
 
 
-@click.command("cite-check", context_settings=CONTEXT_SETTINGS)
+@click.command("cite-check", cls=Command, context_settings=CONTEXT_SETTINGS)
 @click.argument("file", type=click.File("r", encoding="utf-8", errors="replace"))
 @edition_option
 @click.option(
@@ -237,13 +185,14 @@ def cite_check(file: IO[str], edition: str | None, written_for: str | None, as_j
     nearby words ("704.5k (legend rule)") fit another rule far better is flagged as suspicious.
     """
     from index.citecheck import check_citations, find_citations
+    from index.errors import FileReadError
 
     try:
         text = file.read()
     except OSError as exc:
-        fail(f"could not read {file.name}: {exc}")
-    document = _load(edition, "cite-check")
-    then = _load(written_for, "--written-for") if written_for else None
+        raise FileReadError(file.name, str(exc), role="text") from None
+    document = _stored(edition)
+    then = _stored(written_for) if written_for else None
     checks = check_citations(find_citations(text), document, then)
     if as_json:
         emit_json(
@@ -255,17 +204,17 @@ def cite_check(file: IO[str], edition: str | None, written_for: str | None, as_j
         )
         return
     if not checks:
-        click.echo(f"No rule citations found in {file.name}.")
+        echo(f"No rule citations found in {file.name}.")
         return
-    color = _use_color()
+    color = stdout_is_terminal_colored()
     for check in checks:
         c = check.citation
         status = check.status
         if color and status != "ok":
-            status = f"{_RED if status == 'missing' else _BOLD}{status}{_RESET}"
-        line = f"{file.name}:{c.line}:{c.column}: {c.text}: {status}"
+            status = style(status, "deleted" if status == "missing" else "strong", color)
+        line = f"{safe(file.name)}:{c.line}:{c.column}: {safe(c.text)}: {status}"
         if check.note:
-            line += f": {check.note}"
+            line += f": {safe(check.note)}"
         click.echo(line)
     bad = sum(c.status != "ok" for c in checks)
     click.echo(f"{len(checks)} citations checked against {document.edition}; {bad} to look at.")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -18,9 +19,85 @@ if TYPE_CHECKING:
     from markdown_it import MarkdownIt
     from markdown_it.token import Token
 
-__all__ = ["escape", "make_markdown", "render_markdown", "to_plain"]
+__all__ = [
+    "escape",
+    "make_markdown",
+    "prepare_streams",
+    "render_markdown",
+    "safe",
+    "show",
+    "style",
+    "to_plain",
+    "wrap",
+]
 
 MAX_WIDTH = 80
+
+# Control characters that text from a file must not send to a terminal: C0 and C1 controls but
+# newline and tab (ESC starts colour, clear-screen, OSC 52 clipboard writes and window titles),
+# and the bidirectional overrides and isolates (U+202E makes text read backwards). Each is shown
+# as its escape instead, so nothing is lost and nothing acts.
+_UNSAFE = [*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, *range(0x80, 0xA0)]
+_UNSAFE += [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_SAFE_TABLE = {c: (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in _UNSAFE}
+_UNSAFE_RE = re.compile("[" + "".join(re.escape(chr(c)) for c in _UNSAFE) + "]")
+
+
+def safe(text: str) -> str:
+    """``text`` with its control characters shown as escapes (``\\x1b``), never acted on."""
+    if _UNSAFE_RE.search(text) is None:  # the usual case: nothing to replace
+        return text
+    return text.translate(_SAFE_TABLE)
+
+
+# What a terminal that cannot show a character gets instead (Latin-1 and code page 437 have no
+# curly quotes); anything else becomes "?". Used as the streams' encoding error handler.
+_PLAIN = {
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201a": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u201e": '"',
+    "\u2013": "-",
+    "\u2014": "--",
+    "\u2212": "-",
+    "\u2026": "...",
+    "\u2022": "*",
+    "\u2192": "->",
+    "\u00a0": " ",
+    "\u2122": "(TM)",
+    "\u00ae": "(R)",
+    "\u00a9": "(C)",
+}
+
+
+def _transliterate(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    bad = error.object[error.start : error.end]
+    return "".join(_PLAIN.get(ch, "?") for ch in bad), error.end
+
+
+def prepare_streams() -> None:
+    """Makes standard output and error print what their encoding cannot show as ASCII look-alikes.
+
+    Under a Latin-1 or code page 437 locale a ’ or “ would otherwise end the command with a
+    ``UnicodeEncodeError``.
+    """
+    import codecs
+    import io
+
+    try:
+        codecs.lookup_error("judge-plain")
+    except LookupError:
+        codecs.register_error("judge-plain", _transliterate)
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("_", "-")
+        if isinstance(stream, io.TextIOWrapper) and encoding not in ("utf-8", "utf8"):
+            stream.reconfigure(errors="judge-plain")
+
+
 _ESCAPE_RE = re.compile(r"([\\`*\[\]<>#|])")
 _UNESCAPE_RE = re.compile(r"\\([\\`*\[\]<>#|_])")
 
@@ -58,8 +135,31 @@ def make_markdown() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False})
 
 
-_STYLES = {"strong": "\x1b[1m", "em": "\x1b[3m", "heading": "\x1b[1;4m", "quote": "\x1b[2m"}
+_STYLES = {
+    "strong": "\x1b[1m",
+    "em": "\x1b[3m",
+    "heading": "\x1b[1;4m",
+    "quote": "\x1b[2m",
+    "deleted": "\x1b[31m",
+    "inserted": "\x1b[32m",
+}
 _RESET = "\x1b[0m"
+
+
+def use_color() -> bool:
+    """Checks if styles are wanted: not with ``NO_COLOR`` set to anything, nor ``TERM=dumb``."""
+    return not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+def stdout_is_terminal_colored() -> bool:
+    """Checks if standard output is a terminal that wants colour."""
+    return sys.stdout.isatty() and use_color()
+
+
+def style(text: str, name: str, color: bool) -> str:
+    """``text`` (made safe) in one of the styles (``strong``, ``deleted``, ``inserted`` …)."""
+    text = safe(text)
+    return f"{_STYLES[name]}{text}{_RESET}" if color else text
 
 
 def _inline(children: list[Token], color: bool) -> str:
@@ -78,8 +178,9 @@ def _inline(children: list[Token], color: bool) -> str:
     return "".join(parts)
 
 
-def _wrap(text: str, width: int, indent: str = "") -> str:
-    import textwrap  # only a terminal wraps; piped output (judge rule's quick path) does not
+def wrap(text: str, width: int, indent: str = "", later: str | None = None) -> str:
+    """Each line of ``text`` filled to ``width`` columns, long words and hyphens kept whole."""
+    import textwrap  # only a terminal (or the checker's ruling) wraps: judge rule's path does not
 
     lines = []
     for para_line in text.split("\n"):
@@ -88,7 +189,7 @@ def _wrap(text: str, width: int, indent: str = "") -> str:
                 para_line,
                 width=width,
                 initial_indent=indent,
-                subsequent_indent=indent,
+                subsequent_indent=indent if later is None else later,
                 break_long_words=False,
                 break_on_hyphens=False,
             )
@@ -96,16 +197,23 @@ def _wrap(text: str, width: int, indent: str = "") -> str:
     return "\n".join(lines)
 
 
+def terminal_width() -> int:
+    """The terminal's width, capped at :data:`MAX_WIDTH` (80 when it cannot be told)."""
+    import shutil
+
+    return min(shutil.get_terminal_size((MAX_WIDTH, 24)).columns, MAX_WIDTH)
+
+
 Renderer = Callable[[str, int, bool], str]
 
 # Token type of the block that opens → how its inline text is laid out.
 _BLOCKS: dict[str, Renderer] = {
-    "paragraph_open": lambda text, width, color: _wrap(text, width),
+    "paragraph_open": lambda text, width, color: wrap(text, width),
     "heading_open": lambda text, width, color: (
         f"{_STYLES['heading']}{text}{_RESET}" if color else text
     ),
     "blockquote_open": lambda text, width, color: (
-        (_STYLES["quote"] if color else "") + _wrap(text, width, "    ") + (_RESET if color else "")
+        (_STYLES["quote"] if color else "") + wrap(text, width, "    ") + (_RESET if color else "")
     ),
 }
 
@@ -113,11 +221,9 @@ _BLOCKS: dict[str, Renderer] = {
 def render_markdown(markdown: str, *, width: int | None = None, color: bool | None = None) -> str:
     """Terminal text for ``markdown``: styled on a terminal, plain with ``NO_COLOR`` or piped."""
     if color is None:
-        color = "NO_COLOR" not in os.environ
+        color = use_color()
     if width is None:
-        import shutil
-
-        width = min(shutil.get_terminal_size((MAX_WIDTH, 24)).columns, MAX_WIDTH)
+        width = terminal_width()
     tokens = make_markdown().parse(markdown)
     out: list[str] = []
     stack: list[str] = []
@@ -137,7 +243,12 @@ def render_markdown(markdown: str, *, width: int | None = None, color: bool | No
 
 
 def show(markdown: str, *, terminal: bool) -> str:
-    """What a command prints for ``markdown``: rendered on a terminal, plain text otherwise."""
+    """What a command prints for ``markdown``: rendered on a terminal, plain text otherwise.
+
+    The Markdown is made safe first: our own markup has no control characters, so any there came
+    from a file.
+    """
+    markdown = safe(markdown)
     if terminal:
         return render_markdown(markdown)
     return to_plain(markdown)

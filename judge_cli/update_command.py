@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import CONTEXT_SETTINGS
+from .common import CONTEXT_SETTINGS, Command, json_option
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -39,7 +39,7 @@ def _describe(result: UpdateResult) -> str:
     return f"Up to date: the newest edition offered, {result.edition}, is already stored."
 
 
-@click.command("update", context_settings=CONTEXT_SETTINGS)
+@click.command("update", cls=Command, context_settings=CONTEXT_SETTINGS)
 @click.option(
     "--url",
     metavar="URL",
@@ -48,21 +48,20 @@ def _describe(result: UpdateResult) -> str:
 @click.option(
     "--check", "check_only", is_flag=True, help="Only report whether a newer edition exists."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@json_option
 def update(url: str | None, check_only: bool, as_json: bool) -> None:
     """Download the newest Comprehensive Rules from Wizards and store them as an edition.
 
     The rules page is searched for the Comprehensive Rules .txt link; the file must parse as the
     rules before anything is stored, and an edition already stored is not downloaded again.
     """
-    from index.fetch import FetchError
+    from index.errors import StoreWriteError, os_reason
     from index.fetch import update as run_update
     from index.search import build_search_index
-    from index.store import EditionStore
 
-    from .common import ProgressLine, emit_json, fail
+    from .common import ProgressLine, echo, emit_json, open_store
 
-    store = EditionStore.from_env()
+    store = open_store()
     interactive = _is_terminal() and not as_json
     bar = ProgressLine("Downloading", "KiB") if interactive else None
 
@@ -79,16 +78,14 @@ def update(url: str | None, check_only: bool, as_json: bool) -> None:
 
     try:
         result = run_update(store, url, check_only=check_only, progress=bar, extra=build)
-    except FetchError as error:
-        fail(str(error))
     except OSError as error:
-        fail(f"could not write to {store.root} ({error}). Nothing stored was changed.")
+        raise StoreWriteError(store.root, os_reason(error)) from None
     finally:
         if bar is not None:
             bar.finish()
     for warning in result.warnings:
-        click.echo(f"Warning: {warning}", err=True)
+        echo(f"Warning: {warning}", err=True)
     if as_json:
         emit_json(result.to_json())
     else:
-        click.echo(_describe(result))
+        echo(_describe(result))

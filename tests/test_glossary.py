@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from glossary.entry import GlossaryEntry, normalise_term
 from glossary.lookup import Glossary, UnknownTermError
 from index.documents import name_paragraphs, read_markdown
+from index.sample import load_sample
 from judge_cli.cli import cli
-from judge_cli.sample import load_sample
 
 from .conftest import corpus_document
 
@@ -121,15 +121,15 @@ def test_index_build_stores_markdown_notes(judge_home: Path, tmp_path: Path) -> 
 
 
 def test_edition_sample_names_stripped_paragraphs_from_stored_editions(judge_home: Path) -> None:
+    from index import open_edition
     from index.store import EditionStore
-    from judge_cli.common import load_document
 
     from .conftest import corpus_file
 
     assert CliRunner().invoke(cli, ["index", "build", str(corpus_file("20070713"))]).exit_code == 0
-    loaded = load_document("sample")
-    assert loaded.is_sample
-    stripped = [s for s in loaded.document.sections if s.source.endswith("terms stripped")]
+    sample = open_edition("sample")
+    assert sample.is_sample
+    stripped = [s for s in sample.document.sections if s.source.endswith("terms stripped")]
     assert sum(1 for s in stripped if s.title) == 22
     assert EditionStore.from_env().dates() == ["2007-07-13"]  # the sample is not stored
     result = CliRunner().invoke(cli, ["define", "mana burn", "--edition", "sample"])

@@ -10,9 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from index.model import Document, Rule
-from judge_cli.common import Loaded
-from judge_cli.scenario import command
-from judge_cli.scenario.command import check
+from index.store import EditionStore
+from judge_cli.cli import cli as judge
 
 RULES = {
     "704.5": Rule("704.5", "The state-based actions are as follows:"),
@@ -27,16 +26,11 @@ objects:
 
 
 @pytest.fixture
-def cli(monkeypatch: pytest.MonkeyPatch) -> click.Group:
-    def load(edition: str | None) -> Loaded:
-        if edition not in (None, "2025-02-07"):
-            raise click.ClickException(f"edition {edition} is not stored (stored: 2025-02-07).")
-        return Loaded(Document(edition="2025-02-07", rules=dict(RULES)))
-
-    monkeypatch.setattr(command, "load_document", load)
-    group = click.Group("judge")
-    group.add_command(check)
-    return group
+def cli(judge_home: Path) -> click.Group:
+    """``judge``, with one small edition stored through the library (no command patched)."""
+    doc = Document(edition="2025-02-07", rules=dict(RULES))
+    EditionStore(judge_home).add_document(doc, "test", "0" * 64)
+    return judge
 
 
 def write(tmp_path: Path, name: str, text: str) -> str:
@@ -158,7 +152,9 @@ def test_edition_not_stored(cli: click.Group, tmp_path: Path) -> None:
     path = write(tmp_path, "b.yaml", "edition: 2010-01-01\n" + BOARD)
     result = CliRunner().invoke(cli, ["check", path])
     assert result.exit_code == 1
-    assert result.output == "Error: edition 2010-01-01 is not stored (stored: 2025-02-07).\n"
+    assert result.output.startswith(
+        "Error: edition 2010-01-01 is not stored (stored: 2025-02-07). Run `judge editions`"
+    )
 
 
 def test_option_overrides_the_file_edition(cli: click.Group, tmp_path: Path) -> None:

@@ -331,13 +331,11 @@ def test_rebuild_while_another_process_searches(tmp_path: Path) -> None:
     searcher = textwrap.dedent(
         """
         import sys, time
-        from judge_cli.search_command import _target
-        from index.search import search
+        from index import open_edition
         ok = 0
         end = time.time() + 6
         while time.time() < end:
-            folder, *_ = _target(None)
-            found = search(folder, "trample damage", limit=3)
+            found = open_edition().search("trample damage", limit=3)
             assert found.results, "no results"
             ok += 1
         print(ok)

@@ -4,15 +4,24 @@ from __future__ import annotations
 
 import click
 
-from ..common import CONTEXT_SETTINGS, edition_option, emit_json, fail, load_document, sample_notice
+from ..common import (
+    CONTEXT_SETTINGS,
+    Command,
+    echo,
+    edition_option,
+    emit_json,
+    json_option,
+    open_edition,
+    sample_notice,
+)
 
 __all__ = ["check"]
 
 
-@click.command("check", context_settings=CONTEXT_SETTINGS)
+@click.command("check", cls=Command, context_settings=CONTEXT_SETTINGS)
 @click.argument("file", metavar="FILE")
 @edition_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@json_option
 @click.option(
     "--markdown", "as_markdown", is_flag=True, help="Print a Markdown ruling ready to paste."
 )
@@ -25,23 +34,21 @@ def check(file: str, edition: str | None, as_json: bool, as_markdown: bool) -> N
     if as_json and as_markdown:
         raise click.UsageError("use --json or --markdown, not both")
     # Imported here so that `judge --help` stays fast.
+    from index.errors import FileReadError, os_reason
+
     from .editions import EditionRules
-    from .loader import ScenarioError, load_scenario_path
+    from .loader import load_scenario_path
     from .ruling import ruling_json, ruling_markdown, ruling_text
     from .sba import Note, replay
 
     try:
         scenario = load_scenario_path(file)
-    except FileNotFoundError:
-        fail(f"no such file: {file}. Check the path and run `judge check FILE` again.")
     except OSError as exc:
-        fail(f"can't read {file}: {exc.strerror or exc}.")
-    except ScenarioError as exc:
-        fail(f"{exc}. Fix the file and run `judge check {file}` again.")
+        missing = isinstance(exc, FileNotFoundError)
+        raise FileReadError(file, os_reason(exc), missing=missing, role="scenario") from None
     board = scenario.board
-    wanted = edition or board.edition
-    loaded = load_document(wanted)
-    rules = EditionRules.for_document(loaded.document)
+    ed = open_edition(edition or board.edition)
+    rules = EditionRules.for_document(ed.document)
     result = replay(board, rules)
     if edition and board.edition and edition != board.edition:
         result.notes.insert(
@@ -53,13 +60,13 @@ def check(file: str, edition: str | None, as_json: bool, as_markdown: bool) -> N
         )
     if as_json:
         out = ruling_json(result, scenario.question)
-        if loaded.is_sample:
+        if ed.is_sample:
             out["sample"] = True
         emit_json(out)
         return
     if as_markdown:
-        click.echo(ruling_markdown(result, scenario.question, scenario.title))
+        echo(ruling_markdown(result, scenario.question, scenario.title))
     else:
-        click.echo(ruling_text(result))
-    if loaded.is_sample:
-        click.echo(sample_notice())
+        echo(ruling_text(result))
+    if ed.is_sample:
+        echo(sample_notice(ed.store))

@@ -10,13 +10,14 @@ from collections.abc import Iterable
 from importlib import resources
 
 from glossary.entry import GlossaryEntry
-from index.documents import (
+
+from ..documents import (
     name_paragraphs,
     read_glossary_text,
     read_paragraphs,
     read_rulecard,
 )
-from index.model import Document
+from ..model import Document
 
 __all__ = ["SAMPLE_TITLE", "load_sample"]
 

@@ -1,0 +1,393 @@
+"""An edition ready to answer: the library's front door.
+
+    >>> from index import open_edition
+    >>> ed = open_edition()                 # the newest stored edition, else the bundled sample
+    >>> ed.rules("704.5j")[0].number
+    '704.5j'
+    >>> ed.define("legend rules").entry.term
+    'Legend Rule'
+    >>> ed.search("legend rule", limit=3).results[0].id
+    '704.5j'
+
+:func:`open_edition` owns the policy every caller shares: which edition ``None``, ``latest``,
+``sample`` or a partial date names; the sample when nothing is stored; reading only the rule
+files a look-up needs until the whole document is asked for; rebuilding a stale search index.
+Errors are the library's own (:class:`~index.store.NoEditionError`,
+:class:`~index.model.UnknownRuleError`, :class:`~glossary.lookup.UnknownTermError`,
+:class:`NotInSampleError`, …); the CLI and the server translate them in one table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .store import EditionStore, NoEditionError
+
+if TYPE_CHECKING:
+    from glossary.lookup import Match
+
+    from .model import Document, Rule
+    from .numbers import RuleRef
+    from .search import SearchResults
+    from .store import EditionInfo
+    from .xref import XRefs
+
+__all__ = [
+    "Edition",
+    "EditionIndexError",
+    "NoOlderEditionError",
+    "NotInSampleError",
+    "edition_before",
+    "open_edition",
+    "open_stored_edition",
+    "open_stored_editions",
+]
+
+Notice = Callable[[str], None]
+"""Where the library says what it is doing that the user should know (a rebuild, a warning)."""
+
+
+class NotInSampleError(LookupError):
+    """Raised when a rule is asked of the bundled sample, which has no numbered rules."""
+
+    def __init__(self, ref: str) -> None:
+        self.ref = ref
+        super().__init__(f"rule {ref} is not in the bundled sample, which has no numbered rules")
+
+
+class EditionIndexError(LookupError):
+    """Raised when a stored edition has no usable search index and none can be made."""
+
+    def __init__(self, edition: str, reason: str, source: str | None = None) -> None:
+        self.edition = edition
+        self.reason = reason
+        self.source = source
+        """The file the edition was built from, when the fix is to build it again."""
+        super().__init__(f"edition {edition} {reason}")
+
+
+class NoOlderEditionError(LookupError):
+    """Raised when a comparison needs an edition older than the one given, and none is stored."""
+
+    def __init__(self, newer: str) -> None:
+        self.newer = newer
+        super().__init__(f"no edition older than {newer} is stored")
+
+
+def wants_newest(wanted: str | None) -> bool:
+    """Checks if an edition name asks for the newest edition (the default)."""
+    return wanted is None or wanted.strip().lower() in ("", "latest", "newest")
+
+
+def wants_sample(wanted: str | None) -> bool:
+    """Checks if an edition name asks for the bundled sample."""
+    return wanted is not None and wanted.strip().lower() == "sample"
+
+
+def open_edition(
+    wanted: str | None = None,
+    *,
+    store: EditionStore | None = None,
+    notice: Notice | None = None,
+) -> Edition:
+    """The stored edition named (default: the newest), or the bundled sample if none is stored.
+
+    ``wanted`` is a date (``2025-02-07``, or ``2025`` when only one edition of 2025 is stored),
+    ``latest``, or ``sample``. An edition asked for by name that is not stored is a
+    :class:`~index.store.NoEditionError`, never the sample. Nothing is read until it is needed.
+    """
+    store = store or EditionStore.from_env()
+    if wants_sample(wanted):
+        return Edition(store, None, named_sample=True, notice=notice)
+    try:
+        date = store.resolve(wanted)
+    except NoEditionError as exc:
+        if wants_newest(wanted) and not exc.stored:
+            return Edition(store, None, notice=notice)
+        raise
+    return Edition(store, date, notice=notice)
+
+
+def open_stored_edition(wanted: str | None = None, *, store: EditionStore | None = None) -> Edition:
+    """Like :func:`open_edition`, but never the sample: for comparing editions.
+
+    Raises :class:`~index.store.NoEditionError` (``wanted`` is ``None`` when nothing is stored).
+    """
+    store = store or EditionStore.from_env()
+    if wants_sample(wanted):
+        raise NoEditionError(None, store.dates())
+    return Edition(store, store.resolve(wanted))
+
+
+def open_stored_editions(store: EditionStore | None = None) -> list[Edition]:
+    """Every stored edition, oldest first; raises :class:`~index.store.NoEditionError` if none."""
+    store = store or EditionStore.from_env()
+    dates = store.dates()
+    if not dates:
+        raise NoEditionError(None, dates)
+    return [Edition(store, date) for date in dates]
+
+
+def edition_before(wanted: str | None, *, store: EditionStore | None = None) -> str:
+    """The newest stored edition older than ``wanted`` (default: the newest stored)."""
+    store = store or EditionStore.from_env()
+    newer = store.resolve(wanted)
+    older = [d for d in store.dates() if d < newer]
+    if not older:
+        raise NoOlderEditionError(newer)
+    return older[-1]
+
+
+class Edition:
+    """One edition of the rules (or the bundled sample), with its cross-references."""
+
+    def __init__(
+        self,
+        store: EditionStore,
+        date: str | None,
+        *,
+        named_sample: bool = False,
+        notice: Notice | None = None,
+    ) -> None:
+        self.store = store
+        self.date = date
+        """The effective date, or ``None`` for the bundled sample."""
+        self.named_sample = named_sample
+        """For the sample asked for by name: its untitled paragraphs named from stored editions."""
+        self.notice = notice
+        self._document: Document | None = None
+        self._xrefs: XRefs | None = None
+        self._view: Document | None = None
+        self._view_xrefs: XRefs | None = None
+        self._families: set[str] = set()
+
+    def __repr__(self) -> str:
+        return f"open_edition({self.label!r})"
+
+    @property
+    def is_sample(self) -> bool:
+        """Checks if the bundled sample answers (nothing stored, or asked for by name)."""
+        return self.date is None
+
+    @property
+    def label(self) -> str:
+        """How answers name their source: the edition's date, or ``sample``."""
+        return self.date or "sample"
+
+    @property
+    def path(self) -> Path | None:
+        """The build folder of a stored edition (its ``search/`` index lives there)."""
+        return None if self.date is None else self.store.build_path(self.date)
+
+    @property
+    def info(self) -> EditionInfo:
+        """What ``judge editions`` lists for this edition (not for the sample)."""
+        if self.date is None:
+            raise NoEditionError(None, self.store.dates())
+        return self.store.info(self.date)
+
+    # --- the whole document ---------------------------------------------------------------
+
+    @property
+    def document(self) -> Document:
+        """The whole document, read once (a look-up by number reads less: see :meth:`rules`)."""
+        if self._document is None:
+            if self.date is None:
+                self._document = self._load_sample()
+            else:
+                stored = self.store.load(self.date)
+                self._document, self._xrefs = stored.document, stored.xrefs
+        return self._document
+
+    @property
+    def xrefs(self) -> XRefs:
+        """What each rule and glossary entry cites and is cited by, for the whole document."""
+        if self._xrefs is None:
+            if self.date is None:
+                from .xref import XRefs
+
+                self._xrefs = XRefs()
+            else:
+                self.document  # noqa: B018  (reads the document and its cross-references)
+        assert self._xrefs is not None
+        return self._xrefs
+
+    def load(self) -> Edition:
+        """Reads everything now, for a process that answers many questions (a server)."""
+        self.document  # noqa: B018
+        return self
+
+    def _load_sample(self) -> Document:
+        from .sample import load_sample
+
+        if not self.named_sample:
+            return load_sample()
+        glossaries = (self.store.load(d).document.glossary for d in self.store.dates())
+        return load_sample(glossaries)
+
+    # --- rules by number ------------------------------------------------------------------
+
+    def _rules_view(self, ref: RuleRef) -> tuple[Document, XRefs]:
+        """A document holding at least the rules ``ref`` touches, and their cross-references."""
+        if self._document is not None or self.date is None:
+            return self.document, self.xrefs
+        from .store import families_for
+        from .xref import XRefs
+
+        if self._view is None or self._view_xrefs is None:
+            from .model import Document
+
+            self.store.info(self.date)  # a damaged edition says so, even for one rule
+            self._view = Document(edition=self.date, all_numbers=self.store.numbers(self.date))
+            self._view_xrefs = XRefs()
+        numbers = self._view.all_numbers or []
+        spans = [(str(ref.start), str(ref.end) if ref.end else None)]
+        wanted = families_for(numbers, spans) - self._families
+        if wanted:
+            from .model import Rule
+
+            found = self.store.read_families(self.date, wanted)
+            self._families |= wanted
+            rows = {n: Rule(n, text, ex, line) for n, text, ex, line in found.rules}
+            rows.update(self._view.rules)
+            position = {n: i for i, n in enumerate(numbers)}
+            self._view.rules = dict(sorted(rows.items(), key=lambda kv: position.get(kv[0], 0)))
+            self._view._children = None
+            self._view_xrefs.cites.update(found.cites)
+            self._view_xrefs.cited_by.update(found.cited_by)
+        return self._view, self._view_xrefs
+
+    def rules(self, ref: RuleRef | str) -> list[Rule]:
+        """The rules a reference names (``704.5j``, ``704.5``, ``601.2a-h``), in order.
+
+        Raises :class:`~index.model.UnknownRuleError` (with the nearest numbers),
+        :class:`~index.numbers.InvalidRuleReferenceError`, or :class:`NotInSampleError`.
+        """
+        from .numbers import parse_rule_ref
+
+        parsed = parse_rule_ref(ref) if isinstance(ref, str) else ref
+        if self.is_sample:
+            raise NotInSampleError(str(parsed))
+        doc, _ = self._rules_view(parsed)
+        # A single rule is one record (its subrules nest under it); a range lists each.
+        return doc.resolve(parsed) if parsed.end is not None else [doc.get_rule(str(parsed.start))]
+
+    def rule(self, number: str) -> Rule:
+        """The rule with this number; raises :class:`~index.model.UnknownRuleError`."""
+        rules = self.rules(number.rstrip("."))
+        return rules[0]
+
+    def _answering(self) -> tuple[Document, XRefs]:
+        """The whole document once read, else the rules read so far by :meth:`rules`."""
+        if self._document is None and self._view is not None and self._view_xrefs is not None:
+            return self._view, self._view_xrefs
+        return self.document, self.xrefs
+
+    def subrules(self, number: str) -> list[Rule]:
+        """The rules one level below ``number``, in order (after :meth:`rules` found it)."""
+        doc, _ = self._answering()
+        return [doc.rules[n] for n in doc.children(number)]
+
+    def parent(self, number: str) -> str | None:
+        """The number one level up, if that rule exists."""
+        return self._answering()[0].parent(number)
+
+    def cites(self, ref_id: str) -> list[str]:
+        """What a rule (or ``glossary:Term``) cites, as rule numbers."""
+        return self._answering()[1].cites.get(ref_id, [])
+
+    def cited_by(self, ref_id: str) -> list[str]:
+        """The rules and ``glossary:Term`` entries that cite a rule (or a glossary entry)."""
+        return self._answering()[1].cited_by.get(ref_id, [])
+
+    # --- the glossary ---------------------------------------------------------------------
+
+    def define(self, term: str) -> Match:
+        """The glossary entry for a term as a player types it (any case, plural, misspelt).
+
+        Raises :class:`~glossary.lookup.UnknownTermError` naming this edition.
+        """
+        from glossary.lookup import Glossary, UnknownTermError
+
+        try:
+            return Glossary(self.document.glossary).get(term)
+        except UnknownTermError as exc:
+            exc.edition = self.label
+            raise
+
+    # --- search ---------------------------------------------------------------------------
+
+    def search(self, query: str, *, limit: int = 10, scope: str = "all") -> SearchResults:
+        """Ranked search over the rules, examples, glossary and notes (see :mod:`index.search`).
+
+        Raises :class:`~index.search.QuerySyntaxError` for a query that cannot be searched.
+        """
+        from .search import search as run_search
+
+        folder = self._search_folder()
+        found = run_search(folder, query, limit=limit, scope=scope, extra=self._notes_indexes())
+        found.edition = self.date
+        return found
+
+    @property
+    def _cache(self) -> Path:
+        return self.store.root / "cache"
+
+    def _search_folder(self) -> Path:
+        """The folder whose ``search/`` index answers, rebuilt first if it is stale."""
+        if self.date is None:
+            return self._sample_index()
+        from .search import index_is_current
+
+        build = self.store.build_path(self.date)
+        if build is None:
+            raise EditionIndexError(self.date, "could not be read")
+        if not (build / "search").is_dir():
+            source = self.store.info(self.date).source
+            raise EditionIndexError(self.date, "has no search index", source)
+        if not index_is_current(build):
+            self._rebuild_index(build)
+        return build
+
+    def _rebuild_index(self, build: Path) -> None:
+        from .search import rebuild_search_index
+
+        if self.notice is not None:
+            self.notice(
+                f"Rebuilding the search index of edition {self.date} (built by an older judge)…"
+            )
+        rebuild_search_index(self.document, build)
+
+    def _sample_index(self) -> Path:
+        from .search import build_cached_index
+
+        # Measured: building the sample's index takes ~0.1 s, opening a cached one ~5 ms, so the
+        # index is cached on disk per content hash (in the temporary folder when the data folder
+        # cannot be written).
+        try:
+            return build_cached_index(self.document, self._cache, "sample")
+        except OSError:
+            import tempfile
+
+            temp = Path(tempfile.gettempdir()) / "judge-cache"
+            return build_cached_index(self.document, temp, "sample")
+
+    def _notes_indexes(self) -> list[Any]:
+        """The opened notes index, if any notes are stored (notes are extras: never fatal)."""
+        if not self.store.notes_dir.is_dir():
+            return []
+        notes = self.store.notes()
+        if not notes:
+            return []
+        from .search import build_notes_index, open_search_index
+
+        try:
+            folder = build_notes_index(self._cache, notes)
+            ix, _ = open_search_index(folder)
+        except Exception as exc:  # a broken notes index must not stop a search
+            if self.notice is not None:
+                self.notice(f"Warning: notes not searched ({exc}).")
+            return []
+        return [ix]

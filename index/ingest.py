@@ -1,0 +1,130 @@
+"""Storing the files a user gives ``judge index build``: CR files as editions, Markdown as notes.
+
+Each file is stored whole or not at all (see :class:`~index.store.EditionStore`); a file that
+cannot be stored raises, naming the file, and leaves everything stored as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import FileReadError, StoreWriteError, os_reason
+
+if TYPE_CHECKING:
+    from .model import Document
+    from .store import EditionStore
+
+__all__ = ["NotesError", "StoredFile", "store_file"]
+
+IndexBuilder = Callable[["Document", Path], None]
+"""Builds the search index of a new edition inside its build folder (before it goes live)."""
+
+
+class NotesError(ValueError):
+    """Raised when a Markdown notes file has nothing to store or is not text."""
+
+    def __init__(self, file: str, reason: str, *, empty: bool = False) -> None:
+        self.file = file
+        self.reason = reason
+        self.empty = empty
+        super().__init__(f"{file}: {reason}")
+
+
+@dataclass
+class StoredFile:
+    """What storing one file did: an edition (with its parse problems) or notes."""
+
+    kind: str
+    """``edition`` or ``notes``."""
+    file: str
+    edition: str | None = None
+    rules: int = 0
+    glossary: int = 0
+    name: str | None = None
+    """The notes' name (the file name without ``.md``)."""
+    sections: int = 0
+    problems: list[dict[str, Any]] = field(default_factory=list)
+    dangling: list[dict[str, str]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``judge index build --json`` record."""
+        if self.kind == "notes":
+            return {
+                "kind": "notes",
+                "file": self.file,
+                "name": self.name,
+                "sections": self.sections,
+            }
+        return {
+            "kind": "edition",
+            "file": self.file,
+            "edition": self.edition,
+            "rules": self.rules,
+            "glossary": self.glossary,
+            "problems": len(self.problems),
+            "problem_lines": self.problems,
+            "dangling": self.dangling,
+        }
+
+
+def _read(name: str) -> bytes:
+    try:
+        return Path(name).read_bytes()
+    except OSError as exc:
+        missing = isinstance(exc, FileNotFoundError)
+        raise FileReadError(name, os_reason(exc), missing=missing, role="rules") from None
+
+
+def store_file(
+    store: EditionStore, name: str, *, index_builder: IndexBuilder | None = None
+) -> StoredFile:
+    """Stores one file: a ``.md`` file as notes, anything else as a CR edition.
+
+    Raises :class:`~index.errors.FileReadError`, :class:`~index.reader.CRReadError` (with
+    ``file`` set), :class:`NotesError` or :class:`~index.errors.StoreWriteError`.
+    """
+    from .reader import CRReadError
+
+    path = Path(name)
+    data = _read(name)
+    if path.suffix.lower() in (".md", ".markdown"):
+        return _store_notes(store, str(path), path, data)
+    try:
+        info = store.add_bytes(data, path.name, extra=index_builder)
+    except CRReadError as exc:
+        exc.file = name
+        raise
+    except OSError as exc:
+        raise StoreWriteError(store.root, os_reason(exc), name) from None
+    stored = store.load(info.edition)
+    doc = stored.document
+    return StoredFile(
+        "edition",
+        name,
+        edition=info.edition,
+        rules=info.rules,
+        glossary=info.glossary,
+        problems=[{"line": p.line, "text": p.text, "reason": p.reason} for p in doc.problems],
+        dangling=[{"source": d.source, "text": d.text} for d in stored.xrefs.dangling],
+    )
+
+
+def _store_notes(store: EditionStore, name: str, path: Path, data: bytes) -> StoredFile:
+    from .decode import DecodeError, decode_rules_bytes
+    from .documents import read_markdown
+
+    try:
+        text, _ = decode_rules_bytes(data)
+    except DecodeError as exc:
+        raise NotesError(name, str(exc)) from None
+    sections = read_markdown(text, path.stem)
+    if not sections:
+        raise NotesError(name, "no text found", empty=True)
+    try:
+        store.add_notes(path.stem, text)
+    except OSError as exc:
+        raise StoreWriteError(store.root, os_reason(exc), name) from None
+    return StoredFile("notes", name, name=path.stem, sections=len(sections))
