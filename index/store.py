@@ -34,6 +34,7 @@ __all__ = [
     "EditionInfo",
     "EditionStore",
     "NoEditionError",
+    "NoNotesError",
     "StoreError",
     "StoredEdition",
     "StoredFamilies",
@@ -75,6 +76,16 @@ class NoEditionError(LookupError):
         else:
             have = ", ".join(stored) if stored else "none"
             super().__init__(f"edition {wanted} is not stored (stored: {have})")
+
+
+class NoNotesError(LookupError):
+    """Raised when notes asked for by name are not stored."""
+
+    def __init__(self, name: str, stored: list[str]) -> None:
+        self.name = name
+        self.stored = stored
+        have = ", ".join(stored) if stored else "none"
+        super().__init__(f"no notes named {name} are stored (stored: {have})")
 
 
 class AmbiguousEditionError(NoEditionError):
@@ -396,6 +407,19 @@ class EditionStore:
         return [
             (p.stem, p.read_text(encoding="utf-8")) for p in sorted(self.notes_dir.glob("*.md"))
         ]
+
+    def notes_names(self) -> list[str]:
+        """The names of the stored notes, sorted."""
+        if not self.notes_dir.is_dir():
+            return []
+        return sorted(p.stem for p in self.notes_dir.glob("*.md"))
+
+    def remove_notes(self, name: str) -> None:
+        """Deletes stored notes by name. Raises :class:`NoNotesError` (never takes a path)."""
+        names = self.notes_names()
+        if name not in names:
+            raise NoNotesError(name, names)
+        (self.notes_dir / f"{name}.md").unlink()
 
     def remove(self, edition: str) -> None:
         """Deletes a stored edition, damaged or not. Raises :class:`NoEditionError`.

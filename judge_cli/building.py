@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from .common import echo, emit_json, open_store
+from .common import echo, emit_json, open_store, plural
 
 __all__ = ["build_files"]
 
@@ -36,12 +36,12 @@ def _index_builder() -> Any:
 
 def _line(result: Any) -> str:
     if result.kind == "notes":
-        return f"Stored notes {result.name}: {result.sections} sections."
+        return f"Stored notes {result.name}: {plural(result.sections, 'section')}."
     problems = len(result.problems)
-    extra = f", {problems} lines not placed (see --json)" if problems else ""
+    extra = f", {plural(problems, 'line')} not placed (see --json)" if problems else ""
     return (
-        f"Stored edition {result.edition}: {result.rules} rules, "
-        f"{result.glossary} glossary entries{extra}."
+        f"Stored edition {result.edition}: {plural(result.rules, 'rule')}, "
+        f"{plural(result.glossary, 'glossary entry', 'glossary entries')}{extra}."
     )
 
 

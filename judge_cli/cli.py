@@ -22,6 +22,7 @@ from .common import (
     json_option,
     open_edition,
     open_store,
+    plural,
 )
 
 __all__ = ["cli"]
@@ -173,6 +174,36 @@ def index_build(files: tuple[str, ...], as_json: bool) -> None:
     from .building import build_files
 
     build_files(list(files), as_json=as_json)
+
+
+@cli.group("notes", cls=Group, invoke_without_command=True, context_settings=CONTEXT_SETTINGS)
+@json_option
+@click.pass_context
+def notes_group(ctx: click.Context, as_json: bool) -> None:
+    """List the stored notes (Markdown files searched with every edition)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from index.documents import read_markdown
+
+    store = open_store()
+    listed = [
+        (name, len(read_markdown(text, name)), len(text.encode())) for name, text in store.notes()
+    ]
+    if as_json:
+        emit_json([{"name": n, "sections": s, "bytes": b} for n, s, b in listed])
+        return
+    if not listed:
+        echo("No notes are stored. Store a Markdown file with `judge index build FILE.md`.")
+    for name, sections, size in listed:
+        echo(f"{name}  {plural(sections, 'section')}  {size:,} bytes")
+
+
+@notes_group.command("remove", context_settings=CONTEXT_SETTINGS)
+@click.argument("name")
+def notes_remove(name: str) -> None:
+    """Delete stored notes by name."""
+    open_store().remove_notes(name)
+    echo(f"Removed notes {name}.")
 
 
 @index_group.command("remove", context_settings=CONTEXT_SETTINGS)

@@ -33,6 +33,7 @@ __all__ = [
     "json_option",
     "open_edition",
     "open_store",
+    "plural",
     "sample_notice",
     "show_markdown",
     "stderr_is_terminal",
@@ -108,6 +109,11 @@ def edition_option(func: F) -> F:
 def json_option(func: F) -> F:
     """The ``--json`` flag every command that returns records takes."""
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 section``, ``2 sections`` (``words`` for an irregular plural)."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
 def emit_json(obj: Any) -> None:

@@ -112,6 +112,7 @@ _TABLE: list[tuple[str, str, int, Explain, bool]] = [
         False,
     ),
     ("index.store", "NoEditionError", 404, _not_stored, False),
+    ("index.store", "NoNotesError", 404, lambda e: f"{e}. Run `judge notes` to list them.", False),
     ("index.edition", "NotInSampleError", 404, lambda e: f"{e}. {GET_RULES}", False),
     (
         "index.edition",

@@ -116,7 +116,7 @@ def test_index_build_stores_markdown_notes(judge_home: Path, tmp_path: Path) -> 
     notes.write_text("# Banding\n\nWe play it as printed.\n", encoding="utf-8")
     result = CliRunner().invoke(cli, ["index", "build", str(notes)])
     assert result.exit_code == 0, result.output
-    assert result.output == "Stored notes house-rules: 1 sections.\n"
+    assert result.output == "Stored notes house-rules: 1 section.\n"
     assert (judge_home / "notes" / "house-rules.md").read_text(encoding="utf-8").startswith("# B")
 
 
