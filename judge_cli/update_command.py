@@ -11,12 +11,13 @@ from .common import CONTEXT_SETTINGS
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from index.fetch import UpdateResult
+    from index.fetch import FetchError, UpdateResult
     from index.model import Document
 
-__all__ = ["update"]
+__all__ = ["describe_fetch_error", "update"]
 
 _RULES_PAGE = "https://magic.wizards.com/en/rules"
+_NEXT_STEP = f"find the .txt link on {_RULES_PAGE} and pass it with --url"
 
 
 def _is_terminal() -> bool:
@@ -24,6 +25,44 @@ def _is_terminal() -> bool:
     from .common import stderr_is_terminal
 
     return stderr_is_terminal()
+
+
+def describe_fetch_error(error: FetchError) -> str:
+    """The ``judge update`` message for a fetch error: what failed, then the next step."""
+    from index import fetch
+
+    url = error.url
+    if isinstance(error, fetch.UnreachableError):  # time-outs included
+        return (
+            f"could not reach {url} ({error.reason}). The stored editions still work; try again"
+            " when online, or pass --url with a file you downloaded (a path or a file:// URL)."
+        )
+    if isinstance(error, fetch.BadURLError):
+        return (
+            f"cannot fetch {url!r}: {error.reason}; check it, or leave out --url to use"
+            f" {_RULES_PAGE}."
+        )
+    if isinstance(error, fetch.HTTPStatusError) and error.status < 500:
+        return f"{url} answered {error.status} {error.reason}; {_NEXT_STEP}."
+    if isinstance(error, fetch.RedirectError):
+        return f"{url} redirects {error.reason}; {_NEXT_STEP}."
+    if isinstance(error, fetch.TooLargeError):
+        if error.size is None:
+            return (
+                f"{url} is larger than the {error.limit} bytes a rules file can be; {_NEXT_STEP}."
+            )
+        return (
+            f"{url} is {error.size} bytes, more than the {error.limit} a rules file can be;"
+            f" {_NEXT_STEP}."
+        )
+    if isinstance(error, fetch.NotRulesFileError):
+        return f"{url} is not a Comprehensive Rules text file ({error.reason}); {_NEXT_STEP}."
+    if isinstance(error, fetch.NoRulesLinkError):
+        return (
+            f"no Comprehensive Rules .txt link found on {url}; {_NEXT_STEP}"
+            " (or download the file and pass its path with --url)."
+        )
+    return str(error)  # a server error (try again later), a truncated download
 
 
 def _describe(result: UpdateResult) -> str:
@@ -80,14 +119,14 @@ def update(url: str | None, check_only: bool, as_json: bool) -> None:
     try:
         result = run_update(store, url, check_only=check_only, progress=bar, extra=build)
     except FetchError as error:
-        fail(str(error))
+        fail(describe_fetch_error(error))
     except OSError as error:
         fail(f"could not write to {store.root} ({error}). Nothing stored was changed.")
     finally:
         if bar is not None:
             bar.finish()
-    for warning in result.warnings:
-        click.echo(f"Warning: {warning}", err=True)
+    for problem in result.problems:
+        click.echo(f"Warning: {describe_fetch_error(problem)}", err=True)
     if as_json:
         emit_json(result.to_json())
     else:

@@ -1,0 +1,576 @@
+"""Every byte that crosses the network: one GET, bounded in every way, in memory or to a file.
+
+Only the standard library talks HTTP (``urllib.request``), with a verifying TLS context, a
+``User-Agent``, a time-out for the connection and for each read, a deadline for the whole
+transfer (so a server trickling bytes cannot hold us), a size cap the caller chooses, at most
+:data:`MAX_REDIRECTS` redirects and never one from https to http or to another scheme. Plain paths
+and ``file://`` URLs are read the same way, so a file downloaded by hand goes the same road.
+
+* :func:`download` / :func:`get` read a small answer whole; :func:`peek` reads the first bytes
+  (a ranged request).
+* :func:`download_to` streams a big one into a file object or a path as it arrives; a path is
+  written beside the target and renamed over it only once complete and its sha256 checked.
+
+Every failure is a :class:`FetchError` carrying its data (``url``, ``reason``, ``status``,
+``limit`` …); its message names no command-line option, so each caller can add its own next step.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import http.client
+import os
+import re
+import socket
+import ssl
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, BinaryIO, NoReturn
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "DEFAULT_TOTAL_TIMEOUT",
+    "MAX_BYTES",
+    "MAX_REDIRECTS",
+    "NOT_AN_ADDRESS",
+    "Answer",
+    "BadURLError",
+    "DownloadTimeoutError",
+    "Downloaded",
+    "FetchError",
+    "HTTPStatusError",
+    "HashMismatchError",
+    "Progress",
+    "RedirectError",
+    "TooLargeError",
+    "TruncatedDownloadError",
+    "UnreachableError",
+    "check_url",
+    "download",
+    "download_to",
+    "file_name",
+    "get",
+    "peek",
+    "quote_url",
+]
+
+DEFAULT_TIMEOUT = 30.0
+"""Seconds to wait for a connection or for the next bytes of an answer."""
+DEFAULT_TOTAL_TIMEOUT = 300.0
+"""Seconds a whole transfer may take unless the caller says otherwise."""
+MAX_BYTES = 16 * 1024 * 1024
+"""The default cap of :func:`download` and :func:`get`, for small files (a CR is about 1 MiB)."""
+MAX_REDIRECTS = 5
+"""Redirects followed for one request."""
+NOT_AN_ADDRESS = "it is neither an http(s):// address nor an existing file"
+"""The :attr:`BadURLError.reason` of an address with another scheme, or a missing file."""
+
+_CHUNK = 64 * 1024
+_SCHEMES = ("http", "https", "file")
+
+Progress = Callable[[int, "int | None"], None]
+"""Called as ``progress(bytes_so_far, total_or_None)`` while a transfer runs."""
+
+
+def _printable(text: str) -> str:
+    # Servers choose reason phrases and Location headers: never let them reach a terminal raw.
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
+# --- exceptions -------------------------------------------------------------------------------
+
+
+class FetchError(Exception):
+    """Raised when something cannot be fetched; ``url`` is the address that failed."""
+
+    def __init__(self, url: str, message: str) -> None:
+        self.url = url
+        super().__init__(message)
+
+
+class BadURLError(FetchError):
+    """Raised for an address that cannot be fetched at all: malformed, or another scheme."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        self.reason = reason
+        super().__init__(url, f"cannot fetch {url!r}: {reason}.")
+
+
+class UnreachableError(FetchError):
+    """Raised when the server cannot be reached or fails mid-answer (offline, DNS, TLS …)."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        self.reason = _printable(reason)
+        super().__init__(url, f"could not reach {url} ({self.reason}).")
+
+
+class DownloadTimeoutError(UnreachableError):
+    """Raised when the server is silent longer than the time-out, or misses the deadline."""
+
+    def __init__(self, url: str, limit: float, *, deadline: bool = False) -> None:
+        self.limit = limit
+        """The time-out or deadline that ran out, in seconds."""
+        self.deadline = deadline
+        """``True`` when the whole transfer took too long, ``False`` when one wait did."""
+        reason = (
+            f"the download took longer than {limit:g} s"
+            if deadline
+            else f"timed out after {limit:g} s"
+        )
+        super().__init__(url, reason)
+
+
+class HTTPStatusError(FetchError):
+    """Raised when the server answers with an error status such as 404."""
+
+    def __init__(self, url: str, status: int, reason: str) -> None:
+        self.status = status
+        self.reason = _printable(reason)
+        later = "; the server has a problem; try again later" if status >= 500 else ""
+        super().__init__(url, f"{url} answered {status} {self.reason}{later}.")
+
+
+class RedirectError(FetchError):
+    """Raised on a redirect loop, too many redirects, or a redirect that is not followed."""
+
+    def __init__(self, url: str, reason: str, location: str | None = None) -> None:
+        self.reason = reason
+        """How it redirects: ``too many times``, ``to … which is not followed`` …"""
+        self.location = location
+        """Where it redirected to, when that is known."""
+        super().__init__(url, f"{url} redirects {reason}.")
+
+
+class TooLargeError(FetchError):
+    """Raised when an answer is larger than the caller's size cap."""
+
+    def __init__(self, url: str, limit: int, size: int | None = None) -> None:
+        self.limit = limit
+        self.size = size
+        """The size the server announced; ``None`` when it only showed by reading too much."""
+        if size is None:
+            message = f"{url} is larger than the limit of {limit} bytes."
+        else:
+            message = f"{url} is {size} bytes, more than the limit of {limit}."
+        super().__init__(url, message)
+
+
+class TruncatedDownloadError(FetchError):
+    """Raised when the connection ends before the whole answer arrived."""
+
+    def __init__(self, url: str, received: int, expected: int | None = None) -> None:
+        self.received = received
+        self.expected = expected
+        of = f" of {expected}" if expected is not None else ""
+        super().__init__(
+            url, f"the download of {url} stopped after {received}{of} bytes; try again."
+        )
+
+
+class HashMismatchError(FetchError):
+    """Raised when a download is complete but its sha256 is not the one expected."""
+
+    def __init__(self, url: str, expected: str, actual: str) -> None:
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            url, f"the download of {url} has sha256 {actual}, not the expected {expected}."
+        )
+
+
+# --- addresses --------------------------------------------------------------------------------
+
+
+def quote_url(url: str) -> str:
+    """Percent-encodes spaces and other unsafe characters, leaving existing escapes alone.
+
+    Raises :class:`ValueError` for what :func:`urllib.parse.urlsplit` cannot split.
+    """
+    parts = urllib.parse.urlsplit(url.strip())
+    path = urllib.parse.quote(parts.path, safe="/%:@!$&'()*+,;=~")
+    query = urllib.parse.quote(parts.query, safe="/%:@!$&'()*+,;=~?")
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, query, ""))
+
+
+def file_name(url: str) -> str:
+    """The last part of the address's path, percent-decoded (``MagicCompRules 20250207.txt``)."""
+    path = urllib.parse.urlsplit(url).path
+    return urllib.parse.unquote(path.rsplit("/", 1)[-1])
+
+
+def _local_path_url(url: str) -> str | None:
+    """A plain path to an existing file, as a file:// URL (``~/Downloads/cr.txt``)."""
+    try:
+        if urllib.parse.urlsplit(url).scheme.lower() in _SCHEMES:
+            return None
+        path = Path(url).expanduser()
+        return path.resolve().as_uri() if path.is_file() else None
+    except (OSError, ValueError, RuntimeError):  # NUL bytes, names too long, odd home folders
+        return None
+
+
+_PORT_RE = re.compile(r":([^:\]]*)$")
+
+
+def check_url(url: str) -> str:
+    """The address to request for ``url``, percent-encoded; a path to a file becomes file://.
+
+    Raises :class:`BadURLError` (with the reason) for anything that cannot be requested: another
+    scheme, a missing file, no host, a bad port, spaces or control characters in the host,
+    credentials, a host name IDNA cannot encode, unbalanced brackets.
+    """
+    local = _local_path_url(url)
+    if local is not None:
+        return local
+    try:
+        address = quote_url(url)
+        parts = urllib.parse.urlsplit(address)
+        scheme = parts.scheme.lower()
+        if scheme not in _SCHEMES:
+            raise BadURLError(address, NOT_AN_ADDRESS)
+        if scheme == "file":
+            return address
+        host = parts.netloc.rpartition("@")[2]
+        if any(ch.isspace() or not ch.isprintable() for ch in parts.netloc):
+            raise BadURLError(url, "the host part holds a space or a control character")
+        try:
+            port = parts.port
+        except ValueError:
+            found = _PORT_RE.search(host)
+            text = found.group(1) if found else host
+            raise BadURLError(url, f"the port {text!r} is not a number from 1 to 65535") from None
+        if port == 0:
+            raise BadURLError(url, "the port '0' is not a number from 1 to 65535")
+        if parts.username is not None or parts.password is not None:
+            raise BadURLError(url, "addresses with a user name or password are not supported")
+        hostname = parts.hostname
+        if not hostname:
+            raise BadURLError(url, "the address names no host")
+        if not host.startswith("["):
+            try:
+                hostname.encode("idna")
+            except UnicodeError as error:
+                reason = str(error).rpartition(": ")[2] or "not encodable"
+                raise BadURLError(url, f"the host name is not valid ({reason})") from None
+    except BadURLError:
+        raise
+    except ValueError as error:  # unbalanced [ ], a bracketed host that is no IP address
+        raise BadURLError(url, f"the address is malformed ({_printable(str(error))})") from None
+    return address
+
+
+# --- the transfer -----------------------------------------------------------------------------
+
+
+@functools.cache
+def _user_agent() -> str:
+    from importlib import metadata
+
+    try:
+        version = metadata.version("judge-cli")
+    except metadata.PackageNotFoundError:
+        version = "0"
+    return f"judge-cli/{version}"
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    # Verifies certificates and host names; made once, as loading the CA store takes ~50 ms.
+    return ssl.create_default_context()
+
+
+class _LimitedRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows at most MAX_REDIRECTS redirects, and only to http(s), never https → http."""
+
+    max_redirections = MAX_REDIRECTS
+    max_repeats = 2
+
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: IO[bytes],
+        code: int,
+        msg: str,
+        headers: http.client.HTTPMessage,
+        newurl: str,
+    ) -> urllib.request.Request | None:
+        old_scheme = urllib.parse.urlsplit(req.full_url).scheme.lower()
+        new_scheme = urllib.parse.urlsplit(newurl).scheme.lower()
+        shown = _printable(newurl)
+        if new_scheme not in ("http", "https") or (old_scheme == "https" and new_scheme == "http"):
+            reason = f"to {shown}, which is not followed (only https, or http from http)"
+            raise RedirectError(req.full_url, reason, newurl)
+        try:
+            check_url(newurl)
+        except BadURLError as error:
+            raise RedirectError(req.full_url, f"to {shown}, where {error.reason}", newurl) from None
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, ssl.SSLCertVerificationError):
+        return f"TLS certificate not verified: {error.verify_message}"
+    if isinstance(error, socket.gaierror):
+        return "name not resolved; are you offline?"
+    if isinstance(error, ConnectionRefusedError):
+        return "connection refused"
+    text = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    return str(text)
+
+
+@contextmanager
+def _network_errors(url: str, timeout: float) -> Iterator[None]:
+    """Turns what urllib, http.client and sockets raise into :class:`FetchError`."""
+
+    def timed_out() -> NoReturn:
+        raise DownloadTimeoutError(url, timeout)
+
+    try:
+        yield
+    except FetchError:
+        raise
+    except urllib.error.HTTPError as error:
+        if 300 <= error.code < 400:
+            first = str(error.reason).splitlines()[0]
+            what = "too many times" if "loop" in first else f"in a way not followed ({first})"
+            raise RedirectError(url, _printable(what)) from None
+        raise HTTPStatusError(url, error.code, str(error.reason)) from None
+    except urllib.error.URLError as error:
+        if isinstance(error.reason, TimeoutError):
+            timed_out()
+        reason = error.reason
+        raise UnreachableError(
+            url, _reason(reason) if isinstance(reason, BaseException) else str(reason)
+        ) from None
+    except TimeoutError:
+        timed_out()
+    except http.client.IncompleteRead as error:
+        raise TruncatedDownloadError(url, len(error.partial), error.expected) from None
+    except (http.client.HTTPException, OSError) as error:
+        # sockets that fail mid-read, file:// paths that vanish, a server speaking nonsense
+        raise UnreachableError(url, _reason(error)) from None
+    except ValueError as error:
+        raise BadURLError(url, f"the address is malformed ({_printable(str(error))})") from None
+
+
+def _content_length(response: http.client.HTTPResponse) -> int | None:
+    if response.status == 206:
+        return None  # the length of the range, not of the file
+    header = response.headers.get("Content-Length")
+    return int(header) if header and header.isdigit() else None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Transfer:
+    url: str
+    content_type: str
+    size: int
+
+
+def _transfer(
+    url: str,
+    write: Callable[[bytes], object],
+    *,
+    max_bytes: int,
+    timeout: float,
+    total_timeout: float | None,
+    progress: Progress | None,
+    partial: bool = False,
+) -> _Transfer:
+    """GETs ``url`` and hands its body to ``write`` piece by piece as it arrives.
+
+    With ``partial`` only the first ``max_bytes`` are read (a ranged request); otherwise more
+    than ``max_bytes`` is an error, raised before the excess is written.
+    """
+    address = check_url(url)
+    request = urllib.request.Request(address, headers={"User-Agent": _user_agent()})
+    if partial and not address.startswith("file:"):
+        request.add_header("Range", f"bytes=0-{max_bytes - 1}")
+    opener = urllib.request.build_opener(
+        urllib.request.HTTPSHandler(context=_tls_context()), _LimitedRedirects()
+    )
+    limit = total_timeout or DEFAULT_TOTAL_TIMEOUT
+    deadline = time.monotonic() + limit
+    with _network_errors(address, timeout):
+        response = opener.open(request, timeout=timeout)
+    with response:
+        length = _content_length(response)
+        if length is not None and length > max_bytes and not partial:
+            raise TooLargeError(address, max_bytes, length)
+        # read1 returns what has arrived instead of waiting for a full chunk, so a server
+        # trickling bytes still meets the deadline check below.
+        read_some = getattr(response, "read1", response.read)
+        done = 0
+        while True:
+            if time.monotonic() > deadline:
+                raise DownloadTimeoutError(address, limit, deadline=True)
+            with _network_errors(address, timeout):
+                chunk = read_some(min(_CHUNK, max_bytes + 1 - done))
+            if not chunk:
+                break
+            if done + len(chunk) > max_bytes:
+                if not partial:
+                    raise TooLargeError(address, max_bytes)
+                chunk = chunk[: max_bytes - done]
+            write(chunk)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, length)
+            if partial and done >= max_bytes:
+                break
+        if length is not None and done < length and not partial:
+            raise TruncatedDownloadError(address, done, length)
+        return _Transfer(response.geturl(), response.headers.get("Content-Type", "") or "", done)
+
+
+@dataclasses.dataclass(frozen=True)
+class Answer:
+    """An answer read into memory."""
+
+    url: str
+    """The address finally answered, after redirects."""
+    body: bytes
+    content_type: str
+    """The ``Content-Type`` header as sent (``""`` when none)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Downloaded:
+    """What :func:`download_to` wrote."""
+
+    url: str
+    """The address finally answered, after redirects."""
+    size: int
+    """Bytes written."""
+    sha256: str
+    """The hex sha256 of those bytes."""
+    content_type: str
+
+
+def _check_hash(url: str, expected: str | None, digest: hashlib._Hash) -> str:
+    actual = digest.hexdigest()
+    if expected is not None and actual != expected.strip().lower():
+        raise HashMismatchError(url, expected, actual)
+    return actual
+
+
+def get(
+    url: str,
+    *,
+    max_bytes: int = MAX_BYTES,
+    timeout: float = DEFAULT_TIMEOUT,
+    total_timeout: float | None = None,
+    progress: Progress | None = None,
+    sha256: str | None = None,
+) -> Answer:
+    """GETs ``url`` whole into memory (at most ``max_bytes``); raises :class:`FetchError`."""
+    chunks: list[bytes] = []
+    done = _transfer(
+        url,
+        chunks.append,
+        max_bytes=max_bytes,
+        timeout=timeout,
+        total_timeout=total_timeout,
+        progress=progress,
+    )
+    body = b"".join(chunks)
+    if sha256 is not None:
+        _check_hash(done.url, sha256, hashlib.sha256(body))
+    return Answer(done.url, body, done.content_type)
+
+
+def download(
+    url: str,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = MAX_BYTES,
+    progress: Progress | None = None,
+    total_timeout: float | None = None,
+    sha256: str | None = None,
+) -> bytes:
+    """Downloads ``url`` whole (at most ``max_bytes``), raising a :class:`FetchError` on failure."""
+    return get(
+        url,
+        max_bytes=max_bytes,
+        timeout=timeout,
+        total_timeout=total_timeout,
+        progress=progress,
+        sha256=sha256,
+    ).body
+
+
+def peek(
+    url: str,
+    size: int,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    total_timeout: float | None = None,
+) -> Answer:
+    """The first ``size`` bytes of ``url`` (fewer if it is shorter), by a ranged request.
+
+    A server that ignores the range is read only that far.
+    """
+    chunks: list[bytes] = []
+    done = _transfer(
+        url,
+        chunks.append,
+        max_bytes=size,
+        timeout=timeout,
+        total_timeout=total_timeout,
+        progress=None,
+        partial=True,
+    )
+    return Answer(done.url, b"".join(chunks), done.content_type)
+
+
+def download_to(
+    url: str,
+    target: str | os.PathLike[str] | BinaryIO,
+    *,
+    max_bytes: int,
+    sha256: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    total_timeout: float | None = None,
+    progress: Progress | None = None,
+) -> Downloaded:
+    """Streams ``url`` into ``target`` as it arrives, never holding the whole body in memory.
+
+    ``target`` is a path or a binary file object open for writing. A path is written beside it
+    under a temporary name and renamed over it only when the download is complete and, with
+    ``sha256``, matches it; on any failure the path is left as it was. A file object keeps what
+    was written before a failure: discard it then.
+
+    Raises :class:`FetchError` (:class:`HashMismatchError` for a wrong sha256), and
+    :class:`OSError` when the target cannot be written.
+    """
+    digest = hashlib.sha256()
+
+    def into(fh: BinaryIO) -> Downloaded:
+        def write(chunk: bytes) -> None:
+            fh.write(chunk)
+            digest.update(chunk)
+
+        done = _transfer(
+            url,
+            write,
+            max_bytes=max_bytes,
+            timeout=timeout,
+            total_timeout=total_timeout,
+            progress=progress,
+        )
+        actual = _check_hash(done.url, sha256, digest)
+        return Downloaded(done.url, done.size, actual, done.content_type)
+
+    if isinstance(target, (str, os.PathLike)):
+        from ..atomic import open_atomic
+
+        with open_atomic(Path(target)) as fh:
+            return into(fh)
+    return into(target)
