@@ -146,9 +146,7 @@ def find_name_date(name: str) -> str | None:
     A month word wins (``mtg_ipg_2024apr15_en.pdf``, ``mtg_jar_25sep20_en.pdf``); otherwise the
     last run of digits that :func:`parse_name_date` can read (``MagicCompRules 20260116.txt``).
     """
-    stem = name.rsplit("/", 1)[-1]
-    if "." in stem:
-        stem = stem.rsplit(".", 1)[0]
+    stem = name.rsplit(".", 1)[0] if "." in name else name
     for match in _NAME_YEAR_FIRST_RE.finditer(stem):
         month = parse_month(match.group(2))
         if month is not None:

@@ -257,7 +257,9 @@ def check_url(url: str) -> str:
             try:
                 hostname.encode("idna")
             except UnicodeError as error:
-                reason = str(error).rpartition(": ")[2] or "not encodable"
+                # "encoding with 'idna' codec failed (UnicodeError: label too long)"
+                found = re.search(r"UnicodeError: (.+)\)$", str(error))
+                reason = found.group(1) if found else _printable(str(error))
                 raise BadURLError(url, f"the host name is not valid ({reason})") from None
     except BadURLError:
         raise
@@ -312,6 +314,23 @@ class _LimitedRedirects(urllib.request.HTTPRedirectHandler):
         except BadURLError as error:
             raise RedirectError(req.full_url, f"to {shown}, where {error.reason}", newurl) from None
         return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+    def http_error_302(
+        self,
+        req: urllib.request.Request,
+        fp: IO[bytes],
+        code: int,
+        msg: str,
+        headers: http.client.HTTPMessage,
+    ) -> IO[bytes] | None:
+        try:
+            return super().http_error_302(req, fp, code, msg, headers)
+        except ValueError as error:  # urllib cannot even join the Location to the old address
+            location = _printable(headers.get("Location", ""))
+            reason = f"to {location}, which is malformed ({_printable(str(error))})"
+            raise RedirectError(req.full_url, reason, headers.get("Location")) from None
+
+    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
 
 
 def _reason(error: BaseException) -> str:
