@@ -59,7 +59,7 @@ def describe_fetch_error(error: FetchError) -> str:
         return f"{url} is not a Comprehensive Rules text file ({error.reason}); {_NEXT_STEP}."
     if isinstance(error, fetch.NoRulesLinkError):
         return (
-            f"no Comprehensive Rules .txt link found on {url}; {_NEXT_STEP}"
+            f"no Comprehensive Rules .txt link found on {fetch.printable(url)}; {_NEXT_STEP}"
             " (or download the file and pass its path with --url)."
         )
     return str(error)  # a server error (try again later), a truncated download

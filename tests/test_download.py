@@ -347,3 +347,17 @@ def test_a_page_with_malformed_links_still_gives_the_good_ones(
     result = update(EditionStore.from_env(), server.url("/en/rules"), **FAST)
     assert (result.status, result.edition) == ("added", "2025-02-07")
     assert len(result.problems) == 1 and isinstance(result.problems[0], BadURLError)
+
+
+def test_what_a_server_says_is_shown_escaped(server: Server) -> None:
+    from judge_cli.update_command import describe_fetch_error
+
+    osc52 = "\x1b]52;c;aGk=\x07"  # a clipboard write, if it reached a terminal raw
+    server.routes["/a"] = Route(status=302, headers={"Location": f"file:///{osc52}"})
+    server.routes["/b"] = Route(status=302, headers={"Location": f"http://[{osc52}"})
+    for path in ("/a", "/b"):
+        with pytest.raises(RedirectError) as raised:
+            download(server.url(path), **FAST)
+        for shown in (str(raised.value), describe_fetch_error(raised.value)):
+            assert "\x1b" not in shown and "\x07" not in shown
+            assert "\\x1b]52;c;aGk=\\x07" in shown

@@ -34,6 +34,7 @@ from .http import (
     download_to,
     get,
     peek,
+    printable,
     quote_url,
 )
 from .links import CandidateLink, find_rules_links
@@ -83,6 +84,7 @@ __all__ = [
     "get",
     "parse_name_date",
     "peek",
+    "printable",
     "quote_url",
     "sniff_edition",
     "update",

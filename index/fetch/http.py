@@ -58,6 +58,7 @@ __all__ = [
     "file_name",
     "get",
     "peek",
+    "printable",
     "quote_url",
 ]
 
@@ -79,7 +80,8 @@ Progress = Callable[[int, "int | None"], None]
 """Called as ``progress(bytes_so_far, total_or_None)`` while a transfer runs."""
 
 
-def _printable(text: str) -> str:
+def printable(text: str) -> str:
+    """``text`` with control characters escaped (``\\x1b``), safe to show on a terminal."""
     # Servers choose reason phrases and Location headers: never let them reach a terminal raw.
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
@@ -107,7 +109,7 @@ class UnreachableError(FetchError):
     """Raised when the server cannot be reached or fails mid-answer (offline, DNS, TLS …)."""
 
     def __init__(self, url: str, reason: str) -> None:
-        self.reason = _printable(reason)
+        self.reason = printable(reason)
         super().__init__(url, f"could not reach {url} ({self.reason}).")
 
 
@@ -132,7 +134,7 @@ class HTTPStatusError(FetchError):
 
     def __init__(self, url: str, status: int, reason: str) -> None:
         self.status = status
-        self.reason = _printable(reason)
+        self.reason = printable(reason)
         later = "; the server has a problem; try again later" if status >= 500 else ""
         super().__init__(url, f"{url} answered {status} {self.reason}{later}.")
 
@@ -259,12 +261,12 @@ def check_url(url: str) -> str:
             except UnicodeError as error:
                 # "encoding with 'idna' codec failed (UnicodeError: label too long)"
                 found = re.search(r"UnicodeError: (.+)\)$", str(error))
-                reason = found.group(1) if found else _printable(str(error))
+                reason = found.group(1) if found else printable(str(error))
                 raise BadURLError(url, f"the host name is not valid ({reason})") from None
     except BadURLError:
         raise
     except ValueError as error:  # unbalanced [ ], a bracketed host that is no IP address
-        raise BadURLError(url, f"the address is malformed ({_printable(str(error))})") from None
+        raise BadURLError(url, f"the address is malformed ({printable(str(error))})") from None
     return address
 
 
@@ -305,7 +307,7 @@ class _LimitedRedirects(urllib.request.HTTPRedirectHandler):
     ) -> urllib.request.Request | None:
         old_scheme = urllib.parse.urlsplit(req.full_url).scheme.lower()
         new_scheme = urllib.parse.urlsplit(newurl).scheme.lower()
-        shown = _printable(newurl)
+        shown = printable(newurl)
         if new_scheme not in ("http", "https") or (old_scheme == "https" and new_scheme == "http"):
             reason = f"to {shown}, which is not followed (only https, or http from http)"
             raise RedirectError(req.full_url, reason, newurl)
@@ -326,8 +328,8 @@ class _LimitedRedirects(urllib.request.HTTPRedirectHandler):
         try:
             return super().http_error_302(req, fp, code, msg, headers)
         except ValueError as error:  # urllib cannot even join the Location to the old address
-            location = _printable(headers.get("Location", ""))
-            reason = f"to {location}, which is malformed ({_printable(str(error))})"
+            location = printable(headers.get("Location", ""))
+            reason = f"to {location}, which is malformed ({printable(str(error))})"
             raise RedirectError(req.full_url, reason, headers.get("Location")) from None
 
     http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
@@ -359,7 +361,7 @@ def _network_errors(url: str, timeout: float) -> Iterator[None]:
         if 300 <= error.code < 400:
             first = str(error.reason).splitlines()[0]
             what = "too many times" if "loop" in first else f"in a way not followed ({first})"
-            raise RedirectError(url, _printable(what)) from None
+            raise RedirectError(url, printable(what)) from None
         raise HTTPStatusError(url, error.code, str(error.reason)) from None
     except urllib.error.URLError as error:
         if isinstance(error.reason, TimeoutError):
@@ -376,7 +378,7 @@ def _network_errors(url: str, timeout: float) -> Iterator[None]:
         # sockets that fail mid-read, file:// paths that vanish, a server speaking nonsense
         raise UnreachableError(url, _reason(error)) from None
     except ValueError as error:
-        raise BadURLError(url, f"the address is malformed ({_printable(str(error))})") from None
+        raise BadURLError(url, f"the address is malformed ({printable(str(error))})") from None
 
 
 def _content_length(response: http.client.HTTPResponse) -> int | None:

@@ -27,6 +27,7 @@ from .http import (
     file_name,
     get,
     peek,
+    printable,
     quote_url,
 )
 from .links import CandidateLink, candidate, find_rules_links
@@ -66,7 +67,7 @@ class NoRulesLinkError(FetchError):
     """Raised when a page links no Comprehensive Rules .txt file."""
 
     def __init__(self, url: str) -> None:
-        super().__init__(url, f"no Comprehensive Rules .txt link found on {url}.")
+        super().__init__(url, f"no Comprehensive Rules .txt link found on {printable(url)}.")
 
 
 # --- the effective date in the first bytes ----------------------------------------------------
