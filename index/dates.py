@@ -49,8 +49,9 @@ FIRST_YEAR = 1993
 """No rules document is older than the game; a year outside 1993–2100 is a misreading."""
 LAST_YEAR = 2100
 
-# "January 16, 2026", "Feb. 7 2025": a month word, a day, a year.
-_MONTH_DAY_YEAR = r"([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})\b"
+# "January 16, 2026", "Feb. 7 2025": a month word, a day, a year. Every pattern names its groups
+# month, day and year (two-digit years in file names: see _century).
+_MONTH_DAY_YEAR = r"(?P<month>[A-Za-z]+)\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4})\b"
 _EFFECTIVE_RE = re.compile(
     r"these\s+rules\s+are\s+(?:effective|current)\s+as\s+of\s+" + _MONTH_DAY_YEAR, re.IGNORECASE
 )
@@ -58,8 +59,12 @@ _DOCUMENT_RE = re.compile(
     r"\b(?:effective|updated)(?:\s+as\s+of|\s+on)?:?\s+" + _MONTH_DAY_YEAR, re.IGNORECASE
 )
 # In file names: 2024apr15, 2024Sep23, 2025_Apr_21 (year first) and 25sep20 (day, month, year).
-_NAME_YEAR_FIRST_RE = re.compile(r"(?<!\d)(\d{4})[ _-]?([a-z]{3,9})[ _-]?(\d{1,2})(?!\d)", re.I)
-_NAME_DAY_FIRST_RE = re.compile(r"(?<!\d)(\d{1,2})[ _-]?([a-z]{3,9})[ _-]?(\d{2})(?!\d)", re.I)
+_NAME_YEAR_FIRST_RE = re.compile(
+    r"(?<!\d)(?P<year>\d{4})[ _-]?(?P<month>[a-z]{3,9})[ _-]?(?P<day>\d{1,2})(?!\d)", re.I
+)
+_NAME_DAY_FIRST_RE = re.compile(
+    r"(?<!\d)(?P<day>\d{1,2})[ _-]?(?P<month>[a-z]{3,9})[ _-]?(?P<year>\d{2})(?!\d)", re.I
+)
 _DIGIT_RUN_RE = re.compile(r"\d+")
 
 
@@ -79,10 +84,12 @@ def iso_date(year: int, month: int, day: int) -> str | None:
 
 
 def _first_date(pattern: re.Pattern[str], text: str) -> str | None:
+    """The first match of ``pattern`` that is a real date (a later one may be, when it is not)."""
     for match in pattern.finditer(text):
-        month = parse_month(match.group(1))
+        month = parse_month(match["month"])
+        year = int(match["year"])
         if month is not None:
-            found = iso_date(int(match.group(3)), month, int(match.group(2)))
+            found = iso_date(_century(year) if year < 100 else year, month, int(match["day"]))
             if found is not None:
                 return found
     return None
@@ -147,18 +154,9 @@ def find_name_date(name: str) -> str | None:
     last run of digits that :func:`parse_name_date` can read (``MagicCompRules 20260116.txt``).
     """
     stem = name.rsplit(".", 1)[0] if "." in name else name
-    for match in _NAME_YEAR_FIRST_RE.finditer(stem):
-        month = parse_month(match.group(2))
-        if month is not None:
-            found = iso_date(int(match.group(1)), month, int(match.group(3)))
-            if found is not None:
-                return found
-    for match in _NAME_DAY_FIRST_RE.finditer(stem):
-        month = parse_month(match.group(2))
-        if month is not None:
-            found = iso_date(_century(int(match.group(3))), month, int(match.group(1)))
-            if found is not None:
-                return found
+    found = _first_date(_NAME_YEAR_FIRST_RE, stem) or _first_date(_NAME_DAY_FIRST_RE, stem)
+    if found is not None:
+        return found
     for digits in reversed(_DIGIT_RUN_RE.findall(stem)):
         found = parse_name_date(digits)
         if found is not None:

@@ -2,7 +2,7 @@
 
 * :mod:`index.fetch.http`: every byte that crosses the network (caps, time-outs, redirects, TLS,
   streaming downloads with a sha256 check). The card, tournament-document and model downloads
-  use it too.
+  use it too; :mod:`index.fetch.errors` holds its exceptions.
 * :mod:`index.fetch.links`: finding the rules .txt links on Wizards' page.
 * :mod:`index.fetch.update`: which link is the newest edition, and storing it.
 
@@ -12,29 +12,31 @@ The names importable from ``index.fetch`` before it was split are re-exported he
 from __future__ import annotations
 
 from ..dates import parse_name_date
+from .errors import (
+    BadURLError,
+    DownloadTimeoutError,
+    FetchError,
+    HashMismatchError,
+    HTTPStatusError,
+    RedirectError,
+    TooLargeError,
+    TruncatedDownloadError,
+    UnreachableError,
+    printable,
+)
 from .http import (
     DEFAULT_TIMEOUT,
     DEFAULT_TOTAL_TIMEOUT,
     MAX_BYTES,
     MAX_REDIRECTS,
     Answer,
-    BadURLError,
     Downloaded,
-    DownloadTimeoutError,
-    FetchError,
-    HashMismatchError,
-    HTTPStatusError,
     Progress,
-    RedirectError,
-    TooLargeError,
-    TruncatedDownloadError,
-    UnreachableError,
     check_url,
     download,
     download_to,
     get,
     peek,
-    printable,
     quote_url,
 )
 from .links import CandidateLink, find_rules_links

@@ -11,8 +11,8 @@ and ``file://`` URLs are read the same way, so a file downloaded by hand goes th
 * :func:`download_to` streams a big one into a file object or a path as it arrives; a path is
   written beside the target and renamed over it only once complete and its sha256 checked.
 
-Every failure is a :class:`FetchError` carrying its data (``url``, ``reason``, ``status``,
-``limit`` …); its message names no command-line option, so each caller can add its own next step.
+Every failure is a :class:`~index.fetch.errors.FetchError` carrying its data; its message names
+no command-line option, so each caller adds its own next step. Import from :mod:`index.fetch`.
 """
 
 from __future__ import annotations
@@ -34,6 +34,19 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, BinaryIO, NoReturn
 
+from .errors import (
+    BadURLError,
+    DownloadTimeoutError,
+    FetchError,
+    HashMismatchError,
+    HTTPStatusError,
+    RedirectError,
+    TooLargeError,
+    TruncatedDownloadError,
+    UnreachableError,
+    printable,
+)
+
 __all__ = [
     "DEFAULT_TIMEOUT",
     "DEFAULT_TOTAL_TIMEOUT",
@@ -41,24 +54,14 @@ __all__ = [
     "MAX_REDIRECTS",
     "NOT_AN_ADDRESS",
     "Answer",
-    "BadURLError",
-    "DownloadTimeoutError",
     "Downloaded",
-    "FetchError",
-    "HTTPStatusError",
-    "HashMismatchError",
     "Progress",
-    "RedirectError",
-    "TooLargeError",
-    "TruncatedDownloadError",
-    "UnreachableError",
     "check_url",
     "download",
     "download_to",
     "file_name",
     "get",
     "peek",
-    "printable",
     "quote_url",
 ]
 
@@ -71,120 +74,13 @@ MAX_BYTES = 16 * 1024 * 1024
 MAX_REDIRECTS = 5
 """Redirects followed for one request."""
 NOT_AN_ADDRESS = "it is neither an http(s):// address nor an existing file"
-"""The :attr:`BadURLError.reason` of an address with another scheme, or a missing file."""
+"""The :attr:`~index.fetch.errors.BadURLError.reason` of another scheme, or a missing file."""
 
 _CHUNK = 64 * 1024
 _SCHEMES = ("http", "https", "file")
 
 Progress = Callable[[int, "int | None"], None]
 """Called as ``progress(bytes_so_far, total_or_None)`` while a transfer runs."""
-
-
-def printable(text: str) -> str:
-    """``text`` with control characters escaped (``\\x1b``), safe to show on a terminal."""
-    # Servers choose reason phrases and Location headers: never let them reach a terminal raw.
-    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
-
-
-# --- exceptions -------------------------------------------------------------------------------
-
-
-class FetchError(Exception):
-    """Raised when something cannot be fetched; ``url`` is the address that failed."""
-
-    def __init__(self, url: str, message: str) -> None:
-        self.url = url
-        super().__init__(message)
-
-
-class BadURLError(FetchError):
-    """Raised for an address that cannot be fetched at all: malformed, or another scheme."""
-
-    def __init__(self, url: str, reason: str) -> None:
-        self.reason = reason
-        super().__init__(url, f"cannot fetch {url!r}: {reason}.")
-
-
-class UnreachableError(FetchError):
-    """Raised when the server cannot be reached or fails mid-answer (offline, DNS, TLS …)."""
-
-    def __init__(self, url: str, reason: str) -> None:
-        self.reason = printable(reason)
-        super().__init__(url, f"could not reach {url} ({self.reason}).")
-
-
-class DownloadTimeoutError(UnreachableError):
-    """Raised when the server is silent longer than the time-out, or misses the deadline."""
-
-    def __init__(self, url: str, limit: float, *, deadline: bool = False) -> None:
-        self.limit = limit
-        """The time-out or deadline that ran out, in seconds."""
-        self.deadline = deadline
-        """``True`` when the whole transfer took too long, ``False`` when one wait did."""
-        reason = (
-            f"the download took longer than {limit:g} s"
-            if deadline
-            else f"timed out after {limit:g} s"
-        )
-        super().__init__(url, reason)
-
-
-class HTTPStatusError(FetchError):
-    """Raised when the server answers with an error status such as 404."""
-
-    def __init__(self, url: str, status: int, reason: str) -> None:
-        self.status = status
-        self.reason = printable(reason)
-        later = "; the server has a problem; try again later" if status >= 500 else ""
-        super().__init__(url, f"{url} answered {status} {self.reason}{later}.")
-
-
-class RedirectError(FetchError):
-    """Raised on a redirect loop, too many redirects, or a redirect that is not followed."""
-
-    def __init__(self, url: str, reason: str, location: str | None = None) -> None:
-        self.reason = reason
-        """How it redirects: ``too many times``, ``to … which is not followed`` …"""
-        self.location = location
-        """Where it redirected to, when that is known."""
-        super().__init__(url, f"{url} redirects {reason}.")
-
-
-class TooLargeError(FetchError):
-    """Raised when an answer is larger than the caller's size cap."""
-
-    def __init__(self, url: str, limit: int, size: int | None = None) -> None:
-        self.limit = limit
-        self.size = size
-        """The size the server announced; ``None`` when it only showed by reading too much."""
-        if size is None:
-            message = f"{url} is larger than the limit of {limit} bytes."
-        else:
-            message = f"{url} is {size} bytes, more than the limit of {limit}."
-        super().__init__(url, message)
-
-
-class TruncatedDownloadError(FetchError):
-    """Raised when the connection ends before the whole answer arrived."""
-
-    def __init__(self, url: str, received: int, expected: int | None = None) -> None:
-        self.received = received
-        self.expected = expected
-        of = f" of {expected}" if expected is not None else ""
-        super().__init__(
-            url, f"the download of {url} stopped after {received}{of} bytes; try again."
-        )
-
-
-class HashMismatchError(FetchError):
-    """Raised when a download is complete but its sha256 is not the one expected."""
-
-    def __init__(self, url: str, expected: str, actual: str) -> None:
-        self.expected = expected
-        self.actual = actual
-        super().__init__(
-            url, f"the download of {url} has sha256 {actual}, not the expected {expected}."
-        )
 
 
 # --- addresses --------------------------------------------------------------------------------

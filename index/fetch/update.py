@@ -16,18 +16,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from ..dates import find_effective_date
+from .errors import FetchError, printable
 from .http import (
     DEFAULT_TIMEOUT,
     MAX_BYTES,
     Answer,
-    FetchError,
     Progress,
     check_url,
     download,
     file_name,
     get,
     peek,
-    printable,
     quote_url,
 )
 from .links import CandidateLink, candidate, find_rules_links
