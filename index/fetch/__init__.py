@@ -2,7 +2,8 @@
 
 * :mod:`index.fetch.http`: every byte that crosses the network (caps, time-outs, redirects, TLS,
   streaming downloads with a sha256 check). The card, tournament-document and model downloads
-  use it too; :mod:`index.fetch.errors` holds its exceptions.
+  use it too; :mod:`index.fetch.errors` holds its exceptions, :mod:`index.fetch.urls` checks
+  addresses before any request.
 * :mod:`index.fetch.links`: finding the rules .txt links on Wizards' page.
 * :mod:`index.fetch.update`: which link is the newest edition, and storing it.
 
@@ -32,12 +33,10 @@ from .http import (
     Answer,
     Downloaded,
     Progress,
-    check_url,
     download,
     download_to,
     get,
     peek,
-    quote_url,
 )
 from .links import CandidateLink, find_rules_links
 from .update import (
@@ -52,6 +51,7 @@ from .update import (
     sniff_edition,
     update,
 )
+from .urls import NOT_AN_ADDRESS, check_url, file_name, quote_url
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -60,6 +60,7 @@ __all__ = [
     "MAX_BYTES",
     "MAX_CANDIDATES",
     "MAX_REDIRECTS",
+    "NOT_AN_ADDRESS",
     "PEEK_BYTES",
     "Answer",
     "BadURLError",
@@ -82,6 +83,7 @@ __all__ = [
     "check_url",
     "download",
     "download_to",
+    "file_name",
     "find_rules_links",
     "get",
     "parse_name_date",

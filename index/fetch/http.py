@@ -22,7 +22,6 @@ import functools
 import hashlib
 import http.client
 import os
-import re
 import socket
 import ssl
 import time
@@ -46,23 +45,20 @@ from .errors import (
     UnreachableError,
     printable,
 )
+from .urls import check_url
 
 __all__ = [
     "DEFAULT_TIMEOUT",
     "DEFAULT_TOTAL_TIMEOUT",
     "MAX_BYTES",
     "MAX_REDIRECTS",
-    "NOT_AN_ADDRESS",
     "Answer",
     "Downloaded",
     "Progress",
-    "check_url",
     "download",
     "download_to",
-    "file_name",
     "get",
     "peek",
-    "quote_url",
 ]
 
 DEFAULT_TIMEOUT = 30.0
@@ -73,97 +69,11 @@ MAX_BYTES = 16 * 1024 * 1024
 """The default cap of :func:`download` and :func:`get`, for small files (a CR is about 1 MiB)."""
 MAX_REDIRECTS = 5
 """Redirects followed for one request."""
-NOT_AN_ADDRESS = "it is neither an http(s):// address nor an existing file"
-"""The :attr:`~index.fetch.errors.BadURLError.reason` of another scheme, or a missing file."""
 
 _CHUNK = 64 * 1024
-_SCHEMES = ("http", "https", "file")
 
 Progress = Callable[[int, "int | None"], None]
 """Called as ``progress(bytes_so_far, total_or_None)`` while a transfer runs."""
-
-
-# --- addresses --------------------------------------------------------------------------------
-
-
-def quote_url(url: str) -> str:
-    """Percent-encodes spaces and other unsafe characters, leaving existing escapes alone.
-
-    Raises :class:`ValueError` for what :func:`urllib.parse.urlsplit` cannot split.
-    """
-    parts = urllib.parse.urlsplit(url.strip())
-    path = urllib.parse.quote(parts.path, safe="/%:@!$&'()*+,;=~")
-    query = urllib.parse.quote(parts.query, safe="/%:@!$&'()*+,;=~?")
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, query, ""))
-
-
-def file_name(url: str) -> str:
-    """The last part of the address's path, percent-decoded (``MagicCompRules 20250207.txt``)."""
-    path = urllib.parse.urlsplit(url).path
-    return urllib.parse.unquote(path.rsplit("/", 1)[-1])
-
-
-def _local_path_url(url: str) -> str | None:
-    """A plain path to an existing file, as a file:// URL (``~/Downloads/cr.txt``)."""
-    try:
-        if urllib.parse.urlsplit(url).scheme.lower() in _SCHEMES:
-            return None
-        path = Path(url).expanduser()
-        return path.resolve().as_uri() if path.is_file() else None
-    except (OSError, ValueError, RuntimeError):  # NUL bytes, names too long, odd home folders
-        return None
-
-
-_PORT_RE = re.compile(r":([^:\]]*)$")
-
-
-def check_url(url: str) -> str:
-    """The address to request for ``url``, percent-encoded; a path to a file becomes file://.
-
-    Raises :class:`BadURLError` (with the reason) for anything that cannot be requested: another
-    scheme, a missing file, no host, a bad port, spaces or control characters in the host,
-    credentials, a host name IDNA cannot encode, unbalanced brackets.
-    """
-    local = _local_path_url(url)
-    if local is not None:
-        return local
-    try:
-        address = quote_url(url)
-        parts = urllib.parse.urlsplit(address)
-        scheme = parts.scheme.lower()
-        if scheme not in _SCHEMES:
-            raise BadURLError(address, NOT_AN_ADDRESS)
-        if scheme == "file":
-            return address
-        host = parts.netloc.rpartition("@")[2]
-        if any(ch.isspace() or not ch.isprintable() for ch in parts.netloc):
-            raise BadURLError(url, "the host part holds a space or a control character")
-        try:
-            port = parts.port
-        except ValueError:
-            found = _PORT_RE.search(host)
-            text = found.group(1) if found else host
-            raise BadURLError(url, f"the port {text!r} is not a number from 1 to 65535") from None
-        if port == 0:
-            raise BadURLError(url, "the port '0' is not a number from 1 to 65535")
-        if parts.username is not None or parts.password is not None:
-            raise BadURLError(url, "addresses with a user name or password are not supported")
-        hostname = parts.hostname
-        if not hostname:
-            raise BadURLError(url, "the address names no host")
-        if not host.startswith("["):
-            try:
-                hostname.encode("idna")
-            except UnicodeError as error:
-                # "encoding with 'idna' codec failed (UnicodeError: label too long)"
-                found = re.search(r"UnicodeError: (.+)\)$", str(error))
-                reason = found.group(1) if found else printable(str(error))
-                raise BadURLError(url, f"the host name is not valid ({reason})") from None
-    except BadURLError:
-        raise
-    except ValueError as error:  # unbalanced [ ], a bracketed host that is no IP address
-        raise BadURLError(url, f"the address is malformed ({printable(str(error))})") from None
-    return address
 
 
 # --- the transfer -----------------------------------------------------------------------------
@@ -378,6 +288,28 @@ def _check_hash(url: str, expected: str | None, digest: hashlib._Hash) -> str:
     return actual
 
 
+def _read(
+    url: str,
+    max_bytes: int,
+    *,
+    timeout: float,
+    total_timeout: float | None,
+    progress: Progress | None = None,
+    partial: bool = False,
+) -> Answer:
+    chunks: list[bytes] = []
+    done = _transfer(
+        url,
+        chunks.append,
+        max_bytes=max_bytes,
+        timeout=timeout,
+        total_timeout=total_timeout,
+        progress=progress,
+        partial=partial,
+    )
+    return Answer(done.url, b"".join(chunks), done.content_type)
+
+
 def get(
     url: str,
     *,
@@ -388,19 +320,10 @@ def get(
     sha256: str | None = None,
 ) -> Answer:
     """GETs ``url`` whole into memory (at most ``max_bytes``); raises :class:`FetchError`."""
-    chunks: list[bytes] = []
-    done = _transfer(
-        url,
-        chunks.append,
-        max_bytes=max_bytes,
-        timeout=timeout,
-        total_timeout=total_timeout,
-        progress=progress,
-    )
-    body = b"".join(chunks)
+    answer = _read(url, max_bytes, timeout=timeout, total_timeout=total_timeout, progress=progress)
     if sha256 is not None:
-        _check_hash(done.url, sha256, hashlib.sha256(body))
-    return Answer(done.url, body, done.content_type)
+        _check_hash(answer.url, sha256, hashlib.sha256(answer.body))
+    return answer
 
 
 def download(
@@ -434,17 +357,7 @@ def peek(
 
     A server that ignores the range is read only that far.
     """
-    chunks: list[bytes] = []
-    done = _transfer(
-        url,
-        chunks.append,
-        max_bytes=size,
-        timeout=timeout,
-        total_timeout=total_timeout,
-        progress=None,
-        partial=True,
-    )
-    return Answer(done.url, b"".join(chunks), done.content_type)
+    return _read(url, size, timeout=timeout, total_timeout=total_timeout, partial=True)
 
 
 def download_to(

@@ -14,7 +14,7 @@ import urllib.parse
 from html.parser import HTMLParser
 
 from ..dates import find_name_date
-from .http import file_name, quote_url
+from .urls import file_name, quote_url
 
 __all__ = ["CandidateLink", "candidate", "find_rules_links", "is_rules_txt_name"]
 

@@ -22,14 +22,12 @@ from .http import (
     MAX_BYTES,
     Answer,
     Progress,
-    check_url,
     download,
-    file_name,
     get,
     peek,
-    quote_url,
 )
 from .links import CandidateLink, candidate, find_rules_links
+from .urls import check_url, file_name, quote_url
 
 if TYPE_CHECKING:
     from ..model import Document
