@@ -128,7 +128,7 @@ def _six_digit_date(digits: str) -> str | None:
 
 def parse_name_date(digits: str) -> str | None:
     """Reads a date from the digits of a file name, leniently; ``None`` when it cannot."""
-    if not digits.isdigit():
+    if not (digits.isascii() and digits.isdigit()):
         return None
     if len(digits) == 8:
         return _eight_digit_date(digits)

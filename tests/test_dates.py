@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from index.dates import (
     MONTHS,
@@ -105,6 +107,7 @@ def test_find_document_date(text: str, expected: str | None) -> None:
         ("20251399", None),
         ("12345", None),
         ("2026O116", None),  # not digits
+        ("²²²²²²²²", None),  # digits to str.isdigit, not to int()
     ],
 )
 def test_parse_name_date(digits: str, expected: str | None) -> None:
@@ -128,6 +131,18 @@ def test_parse_name_date(digits: str, expected: str | None) -> None:
 )
 def test_find_name_date(name: str, expected: str | None) -> None:
     assert find_name_date(name) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=80), st.text("0123456789²٢ ,._-janfebsepSEPT", max_size=20)))
+def test_any_text_gives_a_date_or_none(text: str) -> None:
+    for found in (
+        find_effective_date("These rules are effective as of " + text),
+        find_document_date("Effective " + text),
+        find_name_date(text),
+        parse_name_date(text),
+    ):
+        assert found is None or iso_date(*map(int, found.split("-"))) == found
 
 
 # --- real files ---------------------------------------------------------------------------------

@@ -7,12 +7,15 @@ import datetime as dt
 import hashlib
 import io
 import os
+import socket
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from index.fetch import (
     BadURLError,
@@ -361,3 +364,44 @@ def test_what_a_server_says_is_shown_escaped(server: Server) -> None:
         for shown in (str(raised.value), describe_fetch_error(raised.value)):
             assert "\x1b" not in shown and "\x07" not in shown
             assert "\\x1b]52;c;aGk=\\x07" in shown
+
+
+# --- any text at all ------------------------------------------------------------------------------
+
+_URL_BITS = st.sampled_from(
+    ["http://", "https://", "file://", "ftp:", "[", "]", "::1", "@", ":", "%", "%2", "%20", "?",
+     "#", "/", ".", "..", "a", "é", " ", "\t", "\x00", "\x1b", "\u202e", "0", "65536", "-1",
+     "127.0.0.1", "xn--", "a" * 64, "\\"]
+)  # fmt: skip
+_TEXT = st.one_of(st.text(max_size=60), st.lists(_URL_BITS, max_size=12).map("".join))
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT)
+def test_check_url_returns_or_refuses_any_text(text: str) -> None:
+    try:
+        address = check_url(text)
+    except BadURLError as error:
+        assert error.reason and "\x1b" not in str(error)
+    else:
+        assert address.split(":", 1)[0] in ("http", "https", "file")
+
+
+@settings(max_examples=150, deadline=None)
+@given(_TEXT)
+def test_any_path_on_a_closed_port_is_a_fetch_error(text: str) -> None:
+    # Only loopback, so that no example makes a DNS lookup or leaves the machine; a port bound
+    # but not listening refuses every connection.
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+        with pytest.raises(FetchError):
+            download(f"http://127.0.0.1:{port}/{text}", timeout=1, total_timeout=2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TEXT, max_size=4), _TEXT)
+def test_find_rules_links_takes_any_hrefs(hrefs: list[str], base: str) -> None:
+    html = "".join(f'<a href="{h}MagicCompRules 20250207.txt">x</a>' for h in hrefs)
+    for link in find_rules_links(html, "https://media.example/en/" + base):
+        assert link.url.startswith(("http://", "https://"))
