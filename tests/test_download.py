@@ -8,8 +8,11 @@ import hashlib
 import io
 import os
 import socket
+import threading
+import time
 import tracemalloc
 from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
@@ -405,3 +408,56 @@ def test_find_rules_links_takes_any_hrefs(hrefs: list[str], base: str) -> None:
     html = "".join(f'<a href="{h}MagicCompRules 20250207.txt">x</a>' for h in hrefs)
     for link in find_rules_links(html, "https://media.example/en/" + base):
         assert link.url.startswith(("http://", "https://"))
+
+
+# --- the deadline covers the whole request -----------------------------------------------------
+
+
+@contextmanager
+def raw_server(prefix: bytes, drip: bytes) -> Iterator[str]:
+    """A loopback server that sends each client ``prefix``, then ``drip`` a byte every 50 ms
+    forever (nothing at all when ``drip`` is empty); yields its ``host:port``."""
+    stop = threading.Event()
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.05)
+    clients: list[socket.socket] = []
+
+    def run() -> None:
+        while not stop.is_set():
+            with suppress(TimeoutError):
+                client, _ = listener.accept()
+                client.sendall(prefix)
+                clients.append(client)
+            for client in clients:
+                with suppress(OSError):
+                    client.send(drip)
+            stop.wait(0.05)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield f"127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        for client in clients:
+            client.close()
+        listener.close()
+
+
+@pytest.mark.parametrize(
+    ("scheme", "prefix", "drip"),
+    [
+        pytest.param("http", b"HTTP/1.1 200 OK\r\nX-Slow: ", b"a", id="headers-trickle"),
+        pytest.param("http", b"HTTP/1.1 200 OK\r\n\r\n", b"a", id="body-without-length"),
+        pytest.param("https", b"", b"", id="silent-tls-handshake"),
+    ],
+)
+def test_the_deadline_covers_every_phase(scheme: str, prefix: bytes, drip: bytes) -> None:
+    with raw_server(prefix, drip) as where:
+        start = time.monotonic()
+        with pytest.raises(DownloadTimeoutError) as raised:
+            download(f"{scheme}://{where}/f", timeout=5, total_timeout=0.5)
+        took = time.monotonic() - start
+    assert raised.value.deadline and raised.value.limit == 0.5
+    assert took < 3, f"{took:.1f} s: the per-read time-out fired, not the deadline"

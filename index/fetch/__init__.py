@@ -3,7 +3,7 @@
 * :mod:`index.fetch.http`: every byte that crosses the network (caps, time-outs, redirects, TLS,
   streaming downloads with a sha256 check). The card, tournament-document and model downloads
   use it too; :mod:`index.fetch.errors` holds its exceptions, :mod:`index.fetch.urls` checks
-  addresses before any request.
+  addresses before any request, :mod:`index.fetch.opener` is the urllib machinery.
 * :mod:`index.fetch.links`: finding the rules .txt links on Wizards' page.
 * :mod:`index.fetch.update`: which link is the newest edition, and storing it.
 

@@ -2,9 +2,10 @@
 
 Only the standard library talks HTTP (``urllib.request``), with a verifying TLS context, a
 ``User-Agent``, a time-out for the connection and for each read, a deadline for the whole
-transfer (so a server trickling bytes cannot hold us), a size cap the caller chooses, at most
-:data:`MAX_REDIRECTS` redirects and never one from https to http or to another scheme. Plain paths
-and ``file://`` URLs are read the same way, so a file downloaded by hand goes the same road.
+request (connecting, TLS, headers, body, redirects: a server trickling bytes cannot hold us), a
+size cap the caller chooses, at most :data:`MAX_REDIRECTS` redirects and never one from https to
+http or to another scheme (see :mod:`index.fetch.opener`). Plain paths and ``file://`` URLs are
+read the same way, so a file downloaded by hand goes the same road.
 
 * :func:`download` / :func:`get` read a small answer whole; :func:`peek` reads the first bytes
   (a ranged request).
@@ -24,14 +25,13 @@ import http.client
 import os
 import socket
 import ssl
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, BinaryIO, NoReturn
+from typing import BinaryIO, NoReturn
 
 from .errors import (
     BadURLError,
@@ -45,6 +45,7 @@ from .errors import (
     UnreachableError,
     printable,
 )
+from .opener import MAX_REDIRECTS, Watchdog, build_opener
 from .urls import check_url
 
 __all__ = [
@@ -67,8 +68,6 @@ DEFAULT_TOTAL_TIMEOUT = 300.0
 """Seconds a whole transfer may take unless the caller says otherwise."""
 MAX_BYTES = 16 * 1024 * 1024
 """The default cap of :func:`download` and :func:`get`, for small files (a CR is about 1 MiB)."""
-MAX_REDIRECTS = 5
-"""Redirects followed for one request."""
 
 _CHUNK = 64 * 1024
 
@@ -96,51 +95,6 @@ def _tls_context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
-class _LimitedRedirects(urllib.request.HTTPRedirectHandler):
-    """Follows at most MAX_REDIRECTS redirects, and only to http(s), never https → http."""
-
-    max_redirections = MAX_REDIRECTS
-    max_repeats = 2
-
-    def redirect_request(
-        self,
-        req: urllib.request.Request,
-        fp: IO[bytes],
-        code: int,
-        msg: str,
-        headers: http.client.HTTPMessage,
-        newurl: str,
-    ) -> urllib.request.Request | None:
-        old_scheme = urllib.parse.urlsplit(req.full_url).scheme.lower()
-        new_scheme = urllib.parse.urlsplit(newurl).scheme.lower()
-        shown = printable(newurl)
-        if new_scheme not in ("http", "https") or (old_scheme == "https" and new_scheme == "http"):
-            reason = f"to {shown}, which is not followed (only https, or http from http)"
-            raise RedirectError(req.full_url, reason, newurl)
-        try:
-            check_url(newurl)
-        except BadURLError as error:
-            raise RedirectError(req.full_url, f"to {shown}, where {error.reason}", newurl) from None
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
-
-    def http_error_302(
-        self,
-        req: urllib.request.Request,
-        fp: IO[bytes],
-        code: int,
-        msg: str,
-        headers: http.client.HTTPMessage,
-    ) -> IO[bytes] | None:
-        try:
-            return super().http_error_302(req, fp, code, msg, headers)
-        except ValueError as error:  # urllib cannot even join the Location to the old address
-            location = printable(headers.get("Location", ""))
-            reason = f"to {location}, which is malformed ({printable(str(error))})"
-            raise RedirectError(req.full_url, reason, headers.get("Location")) from None
-
-    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
-
-
 def _reason(error: BaseException) -> str:
     if isinstance(error, ssl.SSLCertVerificationError):
         return f"TLS certificate not verified: {error.verify_message}"
@@ -153,38 +107,38 @@ def _reason(error: BaseException) -> str:
 
 
 @contextmanager
-def _network_errors(url: str, timeout: float) -> Iterator[None]:
+def _network_errors(url: str, timeout: float, watchdog: Watchdog) -> Iterator[None]:
     """Turns what urllib, http.client and sockets raise into :class:`FetchError`."""
-
-    def timed_out() -> NoReturn:
-        raise DownloadTimeoutError(url, timeout)
-
     try:
         yield
     except FetchError:
         raise
-    except urllib.error.HTTPError as error:
+    except Exception as error:
+        if watchdog.expired:  # whatever broke, it broke because the deadline shut the socket
+            raise DownloadTimeoutError(url, watchdog.seconds, deadline=True) from None
+        _translate(url, timeout, error)
+
+
+def _translate(url: str, timeout: float, error: Exception) -> NoReturn:
+    if isinstance(error, urllib.error.HTTPError):
         if 300 <= error.code < 400:
             first = str(error.reason).splitlines()[0]
             what = "too many times" if "loop" in first else f"in a way not followed ({first})"
             raise RedirectError(url, printable(what)) from None
         raise HTTPStatusError(url, error.code, str(error.reason)) from None
-    except urllib.error.URLError as error:
-        if isinstance(error.reason, TimeoutError):
-            timed_out()
-        reason = error.reason
-        raise UnreachableError(
-            url, _reason(reason) if isinstance(reason, BaseException) else str(reason)
-        ) from None
-    except TimeoutError:
-        timed_out()
-    except http.client.IncompleteRead as error:
+    reason = error.reason if isinstance(error, urllib.error.URLError) else error
+    if isinstance(reason, TimeoutError):
+        raise DownloadTimeoutError(url, timeout) from None
+    if isinstance(error, http.client.IncompleteRead):
         raise TruncatedDownloadError(url, len(error.partial), error.expected) from None
-    except (http.client.HTTPException, OSError) as error:
+    if isinstance(reason, (http.client.HTTPException, OSError)):
         # sockets that fail mid-read, file:// paths that vanish, a server speaking nonsense
-        raise UnreachableError(url, _reason(error)) from None
-    except ValueError as error:
+        raise UnreachableError(url, _reason(reason)) from None
+    if isinstance(error, urllib.error.URLError):
+        raise UnreachableError(url, str(reason)) from None
+    if isinstance(error, ValueError):
         raise BadURLError(url, f"the address is malformed ({printable(str(error))})") from None
+    raise error
 
 
 def _content_length(response: http.client.HTTPResponse) -> int | None:
@@ -220,41 +174,40 @@ def _transfer(
     request = urllib.request.Request(address, headers={"User-Agent": _user_agent()})
     if partial and not address.startswith("file:"):
         request.add_header("Range", f"bytes=0-{max_bytes - 1}")
-    opener = urllib.request.build_opener(
-        urllib.request.HTTPSHandler(context=_tls_context()), _LimitedRedirects()
-    )
-    limit = total_timeout or DEFAULT_TOTAL_TIMEOUT
-    deadline = time.monotonic() + limit
-    with _network_errors(address, timeout):
-        response = opener.open(request, timeout=timeout)
-    with response:
-        length = _content_length(response)
-        if length is not None and length > max_bytes and not partial:
-            raise TooLargeError(address, max_bytes, length)
-        # read1 returns what has arrived instead of waiting for a full chunk, so a server
-        # trickling bytes still meets the deadline check below.
-        read_some = getattr(response, "read1", response.read)
-        done = 0
-        while True:
-            if time.monotonic() > deadline:
-                raise DownloadTimeoutError(address, limit, deadline=True)
-            with _network_errors(address, timeout):
-                chunk = read_some(min(_CHUNK, max_bytes + 1 - done))
-            if not chunk:
-                break
-            if done + len(chunk) > max_bytes:
-                if not partial:
-                    raise TooLargeError(address, max_bytes)
-                chunk = chunk[: max_bytes - done]
-            write(chunk)
-            done += len(chunk)
-            if progress is not None:
-                progress(done, length)
-            if partial and done >= max_bytes:
-                break
-        if length is not None and done < length and not partial:
-            raise TruncatedDownloadError(address, done, length)
-        return _Transfer(response.geturl(), response.headers.get("Content-Type", "") or "", done)
+    watchdog = Watchdog(total_timeout or DEFAULT_TOTAL_TIMEOUT)
+    opener = build_opener(watchdog, _tls_context())
+    with watchdog:
+        with _network_errors(address, timeout, watchdog):
+            response = opener.open(request, timeout=timeout)
+        with response:
+            length = _content_length(response)
+            if length is not None and length > max_bytes and not partial:
+                raise TooLargeError(address, max_bytes, length)
+            # read1 returns what has arrived instead of waiting for a full chunk.
+            read_some = getattr(response, "read1", response.read)
+            done = 0
+            while not watchdog.expired:
+                with _network_errors(address, timeout, watchdog):
+                    chunk = read_some(min(_CHUNK, max_bytes + 1 - done))
+                if not chunk:
+                    break
+                if done + len(chunk) > max_bytes:
+                    if not partial:
+                        raise TooLargeError(address, max_bytes)
+                    chunk = chunk[: max_bytes - done]
+                write(chunk)
+                done += len(chunk)
+                if progress is not None:
+                    progress(done, length)
+                if partial and done >= max_bytes:
+                    break
+            # An end of the body may only be the deadline shutting the socket.
+            if watchdog.expired:
+                raise DownloadTimeoutError(address, watchdog.seconds, deadline=True)
+            if length is not None and done < length and not partial:
+                raise TruncatedDownloadError(address, done, length)
+            content_type = response.headers.get("Content-Type", "") or ""
+            return _Transfer(response.geturl(), content_type, done)
 
 
 @dataclasses.dataclass(frozen=True)
