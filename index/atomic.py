@@ -3,7 +3,8 @@
 Two mechanisms, used by every store (CR editions, card snapshots, tournament documents):
 
 * :func:`write_text_atomic` / :func:`write_bytes_atomic` for one file: written beside the target
-  under a temporary name, flushed, then renamed over it with :func:`os.replace`.
+  under a temporary name, flushed, then renamed over it with :func:`os.replace`;
+  :func:`open_atomic` does the same for a file written piece by piece (a download).
 * :class:`Slot` for a folder of files that must change together: each version is built in a
   fresh ``b-<id>`` folder, and only when it is complete is its name written to ``CURRENT``
   (atomically, as above). A reader resolves ``CURRENT`` once and keeps using that build.
@@ -22,9 +23,16 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-__all__ = ["STALE_SECONDS", "Slot", "write_bytes_atomic", "write_json", "write_text_atomic"]
+__all__ = [
+    "STALE_SECONDS",
+    "Slot",
+    "open_atomic",
+    "write_bytes_atomic",
+    "write_json",
+    "write_text_atomic",
+]
 
 STALE_SECONDS = 60.0
 """How long a build that is no longer current is kept for readers still inside it."""
@@ -33,20 +41,31 @@ _OWNER = ".owner"
 _STALE = ".stale"
 
 
-def write_bytes_atomic(path: Path, data: bytes) -> None:
-    """Replaces ``path`` with ``data``: readers see the old file or the new one, never a part."""
+@contextlib.contextmanager
+def open_atomic(path: Path) -> Iterator[BinaryIO]:
+    """A binary file to fill that replaces ``path`` when the ``with`` block ends normally.
+
+    It is written beside ``path`` under a temporary name; on any exception (``KeyboardInterrupt``
+    included) it is removed and ``path`` is left as it was.
+    """
     import tempfile  # here, not at the top: reading the store (judge rule) never writes
 
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            yield fh
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Replaces ``path`` with ``data``: readers see the old file or the new one, never a part."""
+    with open_atomic(path) as fh:
+        fh.write(data)
 
 
 def write_text_atomic(path: Path, text: str) -> None:

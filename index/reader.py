@@ -8,12 +8,12 @@ rules document at all (binary, HTML, PDF, no effective date, no rules, cut off b
 from __future__ import annotations
 
 import re
-from datetime import date
 from pathlib import Path
 
 from glossary.entry import GlossaryEntry
 from glossary.parse import parse_glossary_lines
 
+from .dates import find_effective_date
 from .decode import DecodeError, decode_rules_bytes, split_lines
 from .model import Document, ParseProblem, Rule
 from .numbers import parse_rule_number
@@ -28,30 +28,6 @@ class CRReadError(ValueError):
     """The file it was read from, when the caller knows it."""
 
 
-_MONTHS = {
-    name: i
-    for i, name in enumerate(
-        [
-            "january",
-            "february",
-            "march",
-            "april",
-            "may",
-            "june",
-            "july",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
-        ],
-        start=1,
-    )
-}
-_DATE_RE = re.compile(
-    r"these rules are (?:effective|current) as of\s+([a-z]+)\s+(\d{1,2}),?\s+(\d{4})",
-    re.IGNORECASE,
-)
 _SECTION_RE = re.compile(r"^(\d)\.\s+(\S.*)$")
 _RULE_HEAD_RE = re.compile(r"^(\d{3})\.\s+(\S.*)$")
 _NUMBERED_RE = re.compile(r"^(\d{3}\.\d+)\.?(?:\s+(.*))?$")
@@ -61,19 +37,6 @@ _FRAME_RE = re.compile(r"^\s*(?:-{4,}|={4,})\s*$")
 # A subrule printed with a stray space in its number ("702. 37a" in 2009, "606. 8b" in 2007).
 _SPLIT_NUMBER_RE = re.compile(r"^(\d{3})\. (\d+[a-z]{1,2})\s+(.*)$")
 _RULE_ONE_RE = re.compile(r"^\s*100\.1[.a-z]?\s")
-
-
-def find_effective_date(text: str) -> str | None:
-    """The first "These rules are effective (current) as of …" date, as ISO ``YYYY-MM-DD``."""
-    for m in _DATE_RE.finditer(text):
-        month = _MONTHS.get(m.group(1).lower())
-        if month is None:
-            continue
-        try:
-            return date(int(m.group(3)), month, int(m.group(2))).isoformat()
-        except ValueError:
-            continue
-    return None
 
 
 def _shorten(line: str) -> str:

@@ -21,6 +21,8 @@ GET_RULES = (
     "https://magic.wizards.com/en/rules and run `judge index build FILE`."
 )
 _REF_FORMS = "A rule reference looks like 704.5j, 704.5, 704, 7 or 601.2a-h."
+_RULES_PAGE = "https://magic.wizards.com/en/rules"
+_NEXT_STEP = f"find the .txt link on {_RULES_PAGE} and pass it with --url"
 
 
 @dataclass(frozen=True)
@@ -91,8 +93,42 @@ def _notes(exc: Any) -> str:
     return f"{exc}. Notes must be a Markdown text file."
 
 
-def _fetch(exc: Any) -> str:
-    return str(exc)
+def _fetch(error: Any) -> str:
+    """A fetch error: what failed, then the next step (for the CR update, `judge update`)."""
+    from index import fetch
+
+    url = error.url
+    if isinstance(error, fetch.UnreachableError):  # time-outs included
+        return (
+            f"could not reach {url} ({error.reason}). The stored editions still work; try again"
+            " when online, or pass --url with a file you downloaded (a path or a file:// URL)."
+        )
+    if isinstance(error, fetch.BadURLError):
+        return (
+            f"cannot fetch {url!r}: {error.reason}; check it, or leave out --url to use"
+            f" {_RULES_PAGE}."
+        )
+    if isinstance(error, fetch.HTTPStatusError) and error.status < 500:
+        return f"{url} answered {error.status} {error.reason}; {_NEXT_STEP}."
+    if isinstance(error, fetch.RedirectError):
+        return f"{url} redirects {error.reason}; {_NEXT_STEP}."
+    if isinstance(error, fetch.TooLargeError):
+        if error.size is None:
+            return (
+                f"{url} is larger than the {error.limit} bytes a rules file can be; {_NEXT_STEP}."
+            )
+        return (
+            f"{url} is {error.size} bytes, more than the {error.limit} a rules file can be;"
+            f" {_NEXT_STEP}."
+        )
+    if isinstance(error, fetch.NotRulesFileError):
+        return f"{url} is not a Comprehensive Rules text file ({error.reason}); {_NEXT_STEP}."
+    if isinstance(error, fetch.NoRulesLinkError):
+        return (
+            f"no Comprehensive Rules .txt link found on {fetch.printable(url)}; {_NEXT_STEP}"
+            " (or download the file and pass its path with --url)."
+        )
+    return str(error)  # a server error (try again later), a truncated download
 
 
 Explain = Callable[[Any], str]

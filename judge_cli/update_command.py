@@ -60,6 +60,7 @@ def update(url: str | None, check_only: bool, as_json: bool) -> None:
     from index.search import build_search_index
 
     from .common import ProgressLine, echo, emit_json, open_store
+    from .errors import describe
 
     store = open_store()
     interactive = _is_terminal() and not as_json
@@ -83,8 +84,9 @@ def update(url: str | None, check_only: bool, as_json: bool) -> None:
     finally:
         if bar is not None:
             bar.finish()
-    for warning in result.warnings:
-        echo(f"Warning: {warning}", err=True)
+    for problem in result.problems:
+        described = describe(problem)
+        echo(f"Warning: {described.message if described else problem}", err=True)
     if as_json:
         emit_json(result.to_json())
     else:

@@ -33,6 +33,7 @@ from index.fetch import (
     update,
 )
 from index.store import EditionStore
+from judge_cli.errors import describe
 
 from .httpfixture import Route, Server, make_cr_text, serve
 
@@ -252,10 +253,14 @@ def test_download_refuses_redirect_to_another_scheme(server: Server) -> None:
 
 
 def test_download_404(server: Server) -> None:
-    with pytest.raises(
-        HTTPStatusError, match=r"/gone\.txt answered 404 Not Found; find the \.txt link"
-    ):
+    with pytest.raises(HTTPStatusError, match=r"/gone\.txt answered 404 Not Found\.$") as raised:
         download(server.url("/gone.txt"), **FAST)
+    assert (raised.value.status, raised.value.reason) == (404, "Not Found")
+    # The library names no option; `judge update` adds its next step.
+    assert describe(raised.value).message.endswith(
+        "/gone.txt answered 404 Not Found; find the .txt link on"
+        " https://magic.wizards.com/en/rules and pass it with --url."
+    )
 
 
 # --- update: the quirks ------------------------------------------------------------------------
@@ -602,7 +607,9 @@ def test_failed_update_offline(stocked: EditionStore) -> None:
     before = tree(stocked.root)
     with pytest.raises(UnreachableError) as raised:
         update(stocked, url, **FAST)
-    assert str(raised.value) == (
+    assert (raised.value.url, raised.value.reason) == (url, "connection refused")
+    assert str(raised.value) == f"could not reach {url} (connection refused)."
+    assert describe(raised.value).message == (
         f"could not reach {url} (connection refused). The stored editions still work; try again"
         " when online, or pass --url with a file you downloaded (a path or a file:// URL)."
     )
@@ -801,10 +808,10 @@ def test_tls_works_with_a_trusted_certificate(
 ) -> None:
     import ssl
 
-    from index import fetch
+    from index.fetch import http
 
     trusting = ssl.create_default_context(cafile=str(certificate[0]))
-    monkeypatch.setattr(fetch, "_tls_context", lambda: trusting)
+    monkeypatch.setattr(http, "_tls_context", lambda: trusting)
     tls_server.routes["/en/rules"] = Route(
         page("/d/MagicCompRules 20250207.txt"), content_type="text/html"
     )
@@ -822,10 +829,10 @@ def test_https_never_redirects_to_http(
 ) -> None:
     import ssl
 
-    from index import fetch
+    from index.fetch import http
 
     trusting = ssl.create_default_context(cafile=str(certificate[0]))
-    monkeypatch.setattr(fetch, "_tls_context", lambda: trusting)
+    monkeypatch.setattr(http, "_tls_context", lambda: trusting)
     server.routes["/MagicCompRules_20250207.txt"] = Route(cr("2025-02-07"))
     tls_server.routes["/MagicCompRules_20250207.txt"] = Route(
         status=302, headers={"Location": server.url("/MagicCompRules_20250207.txt")}
