@@ -1,0 +1,118 @@
+"""Cold start of one-shot commands, this tree beside an older commit, in one run.
+
+Each command runs in a fresh process (median of N runs, the trees interleaved so that the
+machine's load falls on both alike), next to ``python -c "import click"`` and a bare whoosh
+script that opens the index and runs the same query. Each tree gets its own data folder, built
+by its own ``judge index build``.
+
+    python benchmarks/startup.py [--before a435ca1] [--runs 15] [CR-FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from _common import ROOT, median_ms, newest_corpus_file
+
+COMMANDS = [
+    ["rule", "704.5j"],
+    ["define", "legend rule"],
+    ["search", "legend rule"],
+    ["--help"],
+]
+GOALS = {"rule 704.5j": 1.3, "define legend rule": 1.5}
+"""Goals as a multiple of ``import click`` (issue 11: judge rule <= 1.3x)."""
+
+BARE_WHOOSH = """
+import sys
+from whoosh import index
+from whoosh.qparser import QueryParser
+ix = index.open_dir(sys.argv[1])
+with ix.searcher() as s:
+    hits = s.search(QueryParser("body", ix.schema).parse("legend rule"), limit=10)
+    [h.fields() for h in hits]
+"""
+
+
+def _env(tree: Path, home: str) -> dict[str, str]:
+    env = dict(os.environ, JUDGE_HOME=home, PYTHONPATH=str(tree))
+    env.pop("NO_COLOR", None)
+    return env
+
+
+def _time(argv: list[str], env: dict[str, str]) -> float:
+    import time
+
+    start = time.perf_counter()
+    subprocess.run(argv, env=env, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("file", nargs="?", help="CR file (default: newest in the corpus)")
+    parser.add_argument("--before", default="a435ca1", help="the older commit to compare with")
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    path = args.file or str(newest_corpus_file())
+    with tempfile.TemporaryDirectory() as tmp:
+        before = Path(tmp) / "before"
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(before), args.before],
+            check=True,
+        )
+        try:
+            trees = {"before": before, "now": ROOT}
+            envs = {}
+            for name, tree in trees.items():
+                home = str(Path(tmp) / f"home-{name}")
+                envs[name] = _env(tree, home)
+                build = [sys.executable, "-m", "judge_cli", "index", "build", path]
+                subprocess.run(build, env=envs[name], check=True, capture_output=True)
+            search_dir = next((Path(tmp) / "home-now" / "editions").glob("*/b-*/search"))
+            cases: list[tuple[str, str, list[str]]] = [
+                ("baseline", 'python -c "import click"', [sys.executable, "-c", "import click"]),
+                (
+                    "baseline",
+                    "bare whoosh query",
+                    [sys.executable, "-c", BARE_WHOOSH, str(search_dir)],
+                ),
+            ]
+            for argv in COMMANDS:
+                for name in trees:
+                    cases.append((name, " ".join(argv), [sys.executable, "-m", "judge_cli", *argv]))
+            times: dict[tuple[str, str], list[float]] = {}
+            for _ in range(args.runs + 1):  # the first round warms the disk cache: dropped
+                for tree, label, argv in cases:
+                    env = envs["now"] if tree == "baseline" else envs[tree]
+                    times.setdefault((tree, label), []).append(_time(argv, env))
+            med = {key: median_ms(values[1:]) for key, values in times.items()}
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before)])
+    click_ms = med[("baseline", 'python -c "import click"')]
+    whoosh_ms = med[("baseline", "bare whoosh query")]
+    print(f"median of {args.runs} runs; before = {args.before}, now = this tree")
+    click_label, whoosh_label = 'python -c "import click"', "bare whoosh query"
+    print(f"{click_label:28} {click_ms:7.1f} ms  (1.00x click)")
+    print(f"{whoosh_label:28} {whoosh_ms:7.1f} ms  ({whoosh_ms / click_ms:.2f}x click)")
+    for argv in COMMANDS:
+        label = " ".join(argv)
+        old, new = med[("before", label)], med[("now", label)]
+        ref, ref_name = (whoosh_ms, "whoosh") if argv[0] == "search" else (click_ms, "click")
+        goal = GOALS.get(label)
+        verdict = ""
+        if goal is not None:
+            verdict = f"  goal <= {goal:.2f}x: {'met' if new <= goal * click_ms else 'NOT met'}"
+        print(
+            f"judge {label:22} before {old:7.1f} ms ({old / ref:.2f}x {ref_name})"
+            f"   now {new:7.1f} ms ({new / ref:.2f}x {ref_name}){verdict}"
+        )
+
+
+if __name__ == "__main__":
+    main()
