@@ -82,20 +82,20 @@ class _Source(io.RawIOBase):
         return n
 
 
-def _decompressed(source: _Source, kind: str | None) -> io.BufferedIOBase:
+def _decompressed(source: _Source, kind: str | None) -> IO[bytes]:
     if kind == "xz":
         import lzma
 
-        return lzma.LZMAFile(cast(IO[bytes], source))
+        return cast(IO[bytes], lzma.LZMAFile(cast(IO[bytes], source)))
     if kind == "gzip":
         import gzip
 
-        return gzip.GzipFile(fileobj=cast(IO[bytes], source))
+        return cast(IO[bytes], gzip.GzipFile(fileobj=cast(IO[bytes], source)))
     if kind == "bzip2":
         import bz2
 
-        return bz2.BZ2File(cast(IO[bytes], source))
-    return io.BufferedReader(source, _CHUNK)
+        return cast(IO[bytes], bz2.BZ2File(cast(IO[bytes], source)))
+    return cast(IO[bytes], io.BufferedReader(source, _CHUNK))
 
 
 def _first_char_problem(ch: str, head: bytes) -> str:

@@ -35,7 +35,7 @@ FORMAT = 1
 
 _BATCH = 2000
 
-Progress = Callable[[int, "int | None"], None]
+Progress = Callable[[int, int | None], None]
 """Called with the bytes read so far and the file's size (``None`` for a stream)."""
 
 _SCHEMA = """
