@@ -19,8 +19,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,8 +33,14 @@ _OWNER = ".owner"
 _STALE = ".stale"
 
 
+# shutil and tempfile (which pull in lzma, bz2, random, hashlib) are imported by the functions
+# that write: readers of a store (``judge rule``, ``judge card``) only resolve ``CURRENT``.
+
+
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     """Replaces ``path`` with ``data``: readers see the old file or the new one, never a part."""
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -105,6 +109,9 @@ class Slot:
         On any exception (``KeyboardInterrupt`` included) the folder is removed and the build
         that was live stays live.
         """
+        import shutil
+        import tempfile
+
         self.folder.mkdir(parents=True, exist_ok=True)
         self.clean()
         build = Path(tempfile.mkdtemp(prefix="b-", dir=self.folder))
@@ -133,6 +140,8 @@ class Slot:
         """Removes abandoned builds, and builds retired more than a minute ago."""
         if not self.folder.is_dir():
             return
+        import shutil
+
         live = self.current_name()
         now = time.time()
         for child in self.folder.iterdir():

@@ -284,6 +284,30 @@ class EditionStore:
         """The folder of the build in use for ``edition``, or ``None``."""
         return self._current(edition)
 
+    def read_family(self, edition: str, head: str) -> dict[str, Any] | None:
+        """The raw record of one three-digit rule and its subrules, or ``None`` if it has none.
+
+        ``{"rules": [[number, text, examples, line], ...], "cites": {...}, "cited_by": {...}}``,
+        as stored in ``rules/704.json``: cheaper than :meth:`load_rules` for a caller that
+        needs a few families' titles and citations and no :class:`Document`.
+        """
+        build = self._current(edition)
+        if build is None:
+            raise NoEditionError(edition, self.dates())
+        path = build / "rules" / f"{head}.json"
+        if not path.is_file():
+            return None
+        data: dict[str, Any] = _read_json(path, edition)
+        return data
+
+    def read_glossary(self, edition: str) -> list[list[Any]]:
+        """The glossary rows ``[term, definition, line, see]`` of a stored edition."""
+        build = self._current(edition)
+        if build is None:
+            raise NoEditionError(edition, self.dates())
+        rows: list[list[Any]] = _read_json(build / "edition.json", edition)["glossary"]
+        return rows
+
     def add_bytes(
         self,
         data: bytes,

@@ -13,7 +13,6 @@ Tried in order, each an indexed query (no scan of the 35,000 names):
 
 from __future__ import annotations
 
-import difflib
 import json
 import sqlite3
 from dataclasses import dataclass
@@ -113,6 +112,8 @@ class CardMatch:
 
 
 def _ratio(a: str, b: str) -> float:
+    import difflib  # only a name that nothing else matched gets here
+
     return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 

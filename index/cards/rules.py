@@ -8,22 +8,21 @@ without a rule of its own is looked up in the glossary ("Plainscycling: See Type
 702.29), then as the start of a longer one ("Partner with" → Partner), then in the rule that
 lists the ability words (which the glossary's "Ability Word" names: 207.2c).
 
-Only the rule families needed are read (:meth:`index.store.EditionStore.load_rules`); the
+Only the rule families needed are read (:meth:`index.store.EditionStore.read_family`); the
 glossary, which lives in the whole edition's file, only when a keyword is not found otherwise.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from glossary.fold import normalise_term
 
 if TYPE_CHECKING:
-    from ..store import EditionStore, StoredEdition
+    from ..store import EditionStore
 
 __all__ = ["KeywordRules", "find_keyword_rules"]
 
@@ -52,54 +51,49 @@ class KeywordRules:
         return list(seen)
 
 
-def _family_spans(numbers: Sequence[str]) -> list[tuple[str, str | None]]:
-    return [(n, None) for n in numbers]
-
-
 class _Finder:
     def __init__(self, store: EditionStore, edition: str | None) -> None:
         self.store = store
-        self.loaded: StoredEdition = store.load_rules(edition, _family_spans(_FAMILIES))
-        self.edition = self.loaded.document.edition or ""
-        self.rules = dict(self.loaded.document.rules)
-        self.cites = dict(self.loaded.cites)
+        self.edition = store.resolve(edition)
+        self.texts: dict[str, str] = {}
+        self.cites: dict[str, list[str]] = {}
+        self.read: set[str] = set()
         self.by_title: dict[str, str] = {}
         self.glossary: dict[str, tuple[str, list[str]]] | None = None
-        families = [
-            n
-            for n in _FAMILIES
-            if self.rules.get(n) and self.rules[n].text.casefold() in _FAMILY_TITLES
-        ]
-        for number, rule in self.rules.items():
-            head, _, tail = number.partition(".")
-            if head not in families or not tail.isdigit():
+        for head in _FAMILIES:
+            self._read(head)
+            if self.texts.get(head, "").casefold() not in _FAMILY_TITLES:
                 continue
-            title = rule.text.strip()
-            if not title or title.endswith(".") or len(title) > 60:
-                continue  # 702.1 is prose ("Most abilities describe …"), not a keyword's rule
-            key = normalise_term(title)
-            self.by_title.setdefault(key, number)
-            # "Daybound and Nightbound", "Tap and Untap": each keyword of the pair.
-            for part in key.split(" and "):
-                self.by_title.setdefault(part.strip(), number)
+            for number, text in self.texts.items():
+                first, _, tail = number.partition(".")
+                if first != head or not tail.isdigit():
+                    continue
+                title = text.strip()
+                if not title or title.endswith(".") or len(title) > 60:
+                    continue  # 702.1 is prose ("Most abilities describe …"), not a keyword's rule
+                key = normalise_term(title)
+                self.by_title.setdefault(key, number)
+                # "Daybound and Nightbound", "Tap and Untap": each keyword of the pair.
+                for part in key.split(" and "):
+                    self.by_title.setdefault(part.strip(), number)
 
-    def _load(self, numbers: list[str]) -> None:
-        """Reads the families of ``numbers`` that are not read yet."""
-        missing = sorted({n.split(".")[0] for n in numbers if n not in self.rules})
-        if not missing:
+    def _read(self, head: str) -> None:
+        """Reads one three-digit rule's family, once."""
+        if head in self.read:
             return
-        more = self.store.load_rules(self.edition, _family_spans(missing))
-        for number, rule in more.document.rules.items():
-            self.rules.setdefault(number, rule)
-        for number, cites in more.cites.items():
+        self.read.add(head)
+        family = self.store.read_family(self.edition, head)
+        if family is None:
+            return
+        for number, text, *_ in family["rules"]:
+            self.texts.setdefault(number, text)
+        for number, cites in family["cites"].items():
             self.cites.setdefault(number, cites)
 
     def _glossary(self) -> dict[str, tuple[str, list[str]]]:
         if self.glossary is None:
             self.glossary = {}
-            path = self.loaded.path / "edition.json"
-            rows: list[Any] = json.loads(path.read_text(encoding="utf-8"))["glossary"]
-            for term, definition, _line, see in rows:
+            for term, definition, _line, see in self.store.read_glossary(self.edition):
                 self.glossary.setdefault(normalise_term(term), (definition, list(see)))
         return self.glossary
 
@@ -120,11 +114,10 @@ class _Finder:
         return []
 
     def _ability_word(self, key: str) -> list[str]:
-        numbers = self._from_glossary("ability word")
-        self._load(numbers)
-        for number in numbers:
-            rule = self.rules.get(number)
-            if rule is not None and re.search(rf"\b{re.escape(key)}\b", normalise_term(rule.text)):
+        for number in self._from_glossary("ability word"):
+            self._read(number.split(".")[0])
+            text = normalise_term(self.texts.get(number, ""))
+            if re.search(rf"\b{re.escape(key)}\b", text):
                 return [number]
         return []
 
@@ -146,8 +139,9 @@ class _Finder:
         return self._ability_word(key)
 
     def title(self, number: str) -> str:
-        rule = self.rules.get(number)
-        return rule.text if rule is not None else ""
+        """A rule's title (its text, for a subrule), reading its family if need be."""
+        self._read(number.split(".")[0])
+        return self.texts.get(number, "")
 
 
 def find_keyword_rules(
@@ -162,7 +156,5 @@ def find_keyword_rules(
     for keyword in keywords:
         if keyword not in result.by_keyword:
             result.by_keyword[keyword] = finder.find(keyword)
-    numbers = result.numbers()
-    finder._load(numbers)
-    result.titles = {n: finder.title(n) for n in numbers}
+    result.titles = {n: finder.title(n) for n in result.numbers()}
     return result

@@ -140,6 +140,14 @@ def _size_of(stream: IO[bytes]) -> int | None:
         return None
 
 
+def _uri_path(path: Path) -> str:
+    """``path`` for a sqlite ``file:`` URI (``Path.as_uri`` would import urllib)."""
+    text = str(path.resolve())
+    for char, code in (("%", "%25"), ("?", "%3f"), ("#", "%23")):
+        text = text.replace(char, code)
+    return text
+
+
 class CardStore:
     """The card snapshot stored in one data folder."""
 
@@ -207,7 +215,7 @@ class CardStore:
         info, path = self.database_path()
         try:
             # immutable: a live snapshot is never written again, so sqlite may skip locking.
-            conn = sqlite3.connect(f"{path.as_uri()}?immutable=1", uri=True)
+            conn = sqlite3.connect(f"file:{_uri_path(path)}?immutable=1", uri=True)
             conn.execute("SELECT 1 FROM cards LIMIT 1")
         except sqlite3.DatabaseError as exc:
             raise CardStoreError(path, str(exc)) from None
