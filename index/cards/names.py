@@ -11,6 +11,7 @@ __all__ = ["fold_name", "loose_name", "split_name"]
 
 _SPACE_RE = re.compile(r"\s+")
 _NOT_ALNUM_RE = re.compile(r"[\W_]+")
+_LIGATURES = str.maketrans({"æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE"})
 
 
 def fold_name(name: str) -> str:
@@ -20,10 +21,11 @@ def fold_name(name: str) -> str:
     """
     text = fold_text(name)
     if not text.isascii():
-        # NFKD splits "û" into "u" and a combining mark, which is then dropped.
+        # NFKD splits "û" into "u" and a combining mark, which is then dropped; "Æther" was
+        # printed before Oracle spelt it "Aether".
         text = "".join(
             c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
-        )
+        ).translate(_LIGATURES)
     return _SPACE_RE.sub(" ", text).strip().casefold()
 
 
