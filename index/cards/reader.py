@@ -98,6 +98,22 @@ def _decompressed(source: _Source, kind: str | None) -> IO[bytes]:
     return cast(IO[bytes], io.BufferedReader(source, _CHUNK))
 
 
+def _damaged_errors(kind: str | None) -> tuple[type[Exception], ...]:
+    """What a decompressor raises for damaged data (none for plain text: let those through)."""
+    if kind == "xz":
+        import lzma
+
+        return (lzma.LZMAError,)
+    if kind == "gzip":
+        import gzip
+        import zlib
+
+        return (zlib.error, gzip.BadGzipFile)
+    if kind == "bzip2":
+        return (OSError, ValueError)  # bz2 says "Invalid data stream" as an OSError
+    return ()
+
+
 def _first_char_problem(ch: str, head: bytes) -> str:
     if ch == "":
         return "it is empty"
@@ -174,9 +190,7 @@ class AtomicCardsReader:
             raise self._error(f"it is not UTF-8 text ({exc.reason})") from None
         except EOFError:
             raise self._error(f"the {self.compression} data is truncated") from None
-        except (OSError, ValueError) as exc:  # lzma.LZMAError, gzip.BadGzipFile, zlib.error
-            if self.compression is None:
-                raise
+        except _damaged_errors(self.compression) as exc:
             raise self._error(f"the {self.compression} data is damaged ({exc})") from None
         if not chunk:
             self._eof = True
@@ -218,17 +232,16 @@ class AtomicCardsReader:
                 value, end = self._decoder.raw_decode(self._buf, self._pos)
             except json.JSONDecodeError as exc:
                 # Truncation shows at the buffer's end or as an unterminated string; an error
-                # well inside the buffer is bad JSON that no further reading would mend.
-                cut = exc.pos >= len(self._buf) - 16 or exc.msg.startswith("Unterminated")
-                if not cut:
-                    raise self._error(
-                        f"invalid JSON in {what} at {self._where(exc.pos)}: {exc.msg}"
-                    ) from None
-                if self._eof:
+                # well inside the buffer (or anywhere but the end, once all is read) is bad
+                # JSON that no further reading would mend.
+                end_of_text = len(self._buf.rstrip(_WS))
+                unterminated = exc.msg.startswith("Unterminated")
+                if self._eof and (unterminated or exc.pos >= end_of_text):
                     raise self._error(
                         f"it ends too soon, inside {what} (the file is truncated)"
                     ) from None
-                if len(self._buf) - self._pos > MAX_ENTRY_CHARS:
+                cut = not self._eof and (unterminated or exc.pos >= len(self._buf) - 16)
+                if not cut or len(self._buf) - self._pos > MAX_ENTRY_CHARS:
                     raise self._error(
                         f"invalid JSON in {what} at {self._where(exc.pos)}: {exc.msg}"
                     ) from None
