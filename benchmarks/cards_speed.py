@@ -120,10 +120,12 @@ def main() -> None:
         whoosh = "imports whoosh" if "whoosh" in modules else "does not import whoosh"
         baseline = time_command([sys.executable, "-c", "import click"], env, args.runs)
         cold = time_command(lookup, env, args.runs)
-        base_ms, card_ms = median_ms(baseline), median_ms(cold)
+        rule = time_command([*judge, "rule", "704.5j"], env, args.runs)
+        base_ms, card_ms, rule_ms = median_ms(baseline), median_ms(cold), median_ms(rule)
         base_label, card_label = 'python -c "import click"', 'judge card "Platinum Angel"'
         print(f"{base_label:32} median {base_ms:6.1f} ms  (baseline)")
         print(f"{card_label:32} median {card_ms:6.1f} ms  ({card_ms / base_ms:.2f}x; {whoosh})")
+        print(f"{'judge rule 704.5j':32} median {rule_ms:6.1f} ms  ({rule_ms / base_ms:.2f}x)")
         print(f"goal: <= 1.50x  {'met' if card_ms <= 1.5 * base_ms else 'NOT met'}")
 
         print("lookups inside one process:")

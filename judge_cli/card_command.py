@@ -65,7 +65,8 @@ def card(names: tuple[str, ...], edition: str | None, as_json: bool) -> None:
 
     A NAME may be in any case, with or without accents and punctuation, a face of a
     multi-face card, the start of one card's name, or a close misspelling. Quote names that
-    have spaces; several names show several cards.
+    have spaces; several names show several cards. The rules come from the CR edition that
+    --edition names (default: the newest stored).
     """
     from index.cards.errors import CardStoreError, NoCardStoreError, UnknownCardError
     from index.cards.lookup import CardDB
