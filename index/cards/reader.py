@@ -26,6 +26,7 @@ MAX_TEXT_CHARS = 2 * 1024 * 1024 * 1024
 """More JSON than this is refused (the real file is about 120 MB): no decompression bomb."""
 
 _CHUNK = 1 << 16
+_REPORT_EVERY = 1 << 18
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MAGIC = (
     (b"\xfd7zXZ\x00", "xz"),
@@ -54,6 +55,7 @@ class _Source(io.RawIOBase):
         self.progress = progress
         self.sha256 = hashlib.sha256()
         self.count = 0
+        self._reported = 0
         self.head = b""
         while len(self.head) < 6:
             more = stream.read(6 - len(self.head))
@@ -77,8 +79,13 @@ class _Source(io.RawIOBase):
         if n:
             self.sha256.update(data)
             self.count += n
-            if self.progress is not None:
+            # Every 256 KiB is often enough for a progress bar, and cheap.
+            if self.progress is not None and self.count - self._reported >= _REPORT_EVERY:
+                self._reported = self.count
                 self.progress(self.count)
+        elif self.progress is not None and self._reported != self.count:
+            self._reported = self.count
+            self.progress(self.count)  # the end of the input
         return n
 
 
