@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from glossary.fold import normalise_term
@@ -32,15 +31,23 @@ _FAMILY_TITLES = ("keyword actions", "keyword abilities")
 _SEE_RE = re.compile(r"^See (.+?)\.?$")
 
 
-@dataclass
 class KeywordRules:
     """What :func:`find_keyword_rules` found in one edition."""
 
-    edition: str
-    by_keyword: dict[str, list[str]] = field(default_factory=dict)
-    """Each keyword asked about → the rule numbers found for it (``[]`` when none)."""
-    titles: dict[str, str] = field(default_factory=dict)
-    """Each rule number found → its title, or its text for a subrule."""
+    def __init__(
+        self,
+        edition: str,
+        by_keyword: dict[str, list[str]] | None = None,
+        titles: dict[str, str] | None = None,
+    ) -> None:
+        self.edition = edition
+        self.by_keyword = by_keyword or {}
+        """Each keyword asked about → the rule numbers found for it (``[]`` when none)."""
+        self.titles = titles or {}
+        """Each rule number found → its title, or its text for a subrule."""
+
+    def __repr__(self) -> str:
+        return f"KeywordRules({self.edition!r}, {self.by_keyword!r}, {self.titles!r})"
 
     def numbers(self) -> list[str]:
         """Every rule found, each once, in the order of the keywords."""

@@ -21,9 +21,8 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from ..atomic import Slot, write_json
 from .errors import CardFileError, CardStoreError, NoCardStoreError, OlderSnapshotError
@@ -99,8 +98,7 @@ INSERT INTO name_grams (rowid, folded) SELECT id, folded FROM names;
 """
 
 
-@dataclass(frozen=True)
-class SnapshotInfo:
+class SnapshotInfo(NamedTuple):
     """What ``judge cards`` shows about the stored snapshot."""
 
     date: str
@@ -140,9 +138,33 @@ def _size_of(stream: IO[bytes]) -> int | None:
         return None
 
 
+def _read_snapshot(build: Path) -> SnapshotInfo:
+    """The record in a build's ``snapshot.json``; raises :class:`CardStoreError` if damaged."""
+    path = build / "snapshot.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("format") != FORMAT:
+            raise CardStoreError(path, f"format {data.get('format')!r}, not {FORMAT}")
+        return SnapshotInfo(
+            data["date"],
+            data["cards"],
+            data["faces"],
+            data["rulings"],
+            data["source"],
+            data["sha256"],
+            data["version"],
+            data["imported"],
+            data["file"],
+        )
+    except FileNotFoundError:
+        raise CardStoreError(path, "missing") from None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise CardStoreError(path, str(exc) or type(exc).__name__) from None
+
+
 def _uri_path(path: Path) -> str:
     """``path`` for a sqlite ``file:`` URI (``Path.as_uri`` would import urllib)."""
-    text = str(path.resolve())
+    text = os.path.abspath(path)
     for char, code in (("%", "%25"), ("?", "%3f"), ("#", "%23")):
         text = text.replace(char, code)
     return text
@@ -168,28 +190,7 @@ class CardStore:
     def find_info(self) -> SnapshotInfo | None:
         """The stored snapshot's record, or ``None`` when nothing is stored."""
         build = Slot(self.folder).current()
-        if build is None:
-            return None
-        path = build / "snapshot.json"
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("format") != FORMAT:
-                raise CardStoreError(path, f"format {data.get('format')!r}, not {FORMAT}")
-            return SnapshotInfo(
-                data["date"],
-                data["cards"],
-                data["faces"],
-                data["rulings"],
-                data["source"],
-                data["sha256"],
-                data["version"],
-                data["imported"],
-                data["file"],
-            )
-        except FileNotFoundError:
-            raise CardStoreError(path, "missing") from None
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise CardStoreError(path, str(exc) or type(exc).__name__) from None
+        return None if build is None else _read_snapshot(build)
 
     def get_info(self) -> SnapshotInfo:
         """The stored snapshot's record; raises :class:`NoCardStoreError` if there is none."""
@@ -200,15 +201,14 @@ class CardStore:
 
     def database_path(self) -> tuple[SnapshotInfo, Path]:
         """The stored snapshot and its database file; raises if there is none."""
-        for _ in range(2):
-            build = Slot(self.folder).current()
-            info = self.get_info()
-            if build is not None:
-                path = build / info.file
-                if path.is_file():
-                    return info, path
-            # A newer import may have gone live between the two reads: look once more.
-        raise CardStoreError(self.folder, "the database file named in snapshot.json is missing")
+        build = Slot(self.folder).current()
+        if build is None:
+            raise NoCardStoreError(self.root)
+        info = _read_snapshot(build)
+        path = build / info.file
+        if not path.is_file():
+            raise CardStoreError(path, "the database named in snapshot.json is missing")
+        return info, path
 
     def connect(self) -> tuple[SnapshotInfo, sqlite3.Connection]:
         """A read-only connection to the stored snapshot (which never changes once live)."""
