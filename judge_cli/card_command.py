@@ -109,7 +109,9 @@ def card(names: tuple[str, ...], edition: str | None, as_json: bool) -> None:
 
 
 def _describe(info: SnapshotInfo) -> str:
-    return (
+    from .card_render import harmless
+
+    return harmless(
         f"Card data of {info.date}: {info.cards} cards, {info.faces} faces, "
         f"{info.rulings} rulings, from {info.source} (imported {info.imported})."
     )
@@ -176,7 +178,11 @@ def cards_import(file: str, as_json: bool) -> None:
     if as_json:
         emit_json(info.to_json())
         return
+    from .card_render import harmless
+
     click.echo(
-        f"Stored the card data of {info.date} from {info.source}: {info.cards} cards, "
-        f"{info.faces} faces, {info.rulings} rulings."
+        harmless(
+            f"Stored the card data of {info.date} from {info.source}: {info.cards} cards, "
+            f"{info.faces} faces, {info.rulings} rulings."
+        )
     )

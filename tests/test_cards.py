@@ -320,3 +320,15 @@ def test_card_does_not_import_whoosh(cards_home: Path) -> None:
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
     ).stdout
     assert out.endswith("imported: []\n")
+
+
+def test_did_you_mean_without_trigram_index(cards_home: Path) -> None:
+    # A snapshot built by an SQLite without the trigram tokenizer: every name is compared.
+    import sqlite3
+
+    _, path = CardStore(cards_home).database_path()
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP TABLE name_grams")
+    with CardDB.open(CardStore(cards_home)) as db:
+        _check(db, "Platnum Angel", "Platinum Angel", "fuzzy")
+        assert db.suggest("Grizly Baers Xq") == ["Grizzly Bears"]

@@ -311,3 +311,24 @@ def test_kill_9_during_import_leaves_the_previous_snapshot(stored: Path) -> None
     # The killed builds are gone; the one that answered before is kept a minute for readers.
     left = sorted(p.name for p in (stored / "cards").glob("b-*"))
     assert left == sorted([live.strip(), _live(stored).strip()])
+
+
+def test_a_full_disk_changes_nothing(
+    stored: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    import index.cards.store
+
+    def full(*args: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(index.cards.store, "_write_database", full)
+    before = tree_digest(stored)
+    code, out = run(
+        "cards", "import", str(write_cards(tmp_path / "new.json", atomic(date="2031-01-01")))
+    )
+    assert code == 1
+    assert out.startswith(f"Error: could not write to {stored} (")
+    assert out.endswith(f"cards.sqlite: database or disk is full). {NOTHING}\n")
+    assert tree_digest(stored) == before

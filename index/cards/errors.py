@@ -7,6 +7,7 @@ from pathlib import Path
 __all__ = [
     "CardFileError",
     "CardStoreError",
+    "CardWriteError",
     "NoCardStoreError",
     "OlderSnapshotError",
     "UnknownCardError",
@@ -51,6 +52,15 @@ class CardStoreError(ValueError):
         self.path = path
         self.reason = reason
         super().__init__(f"the stored card data is damaged: {path} ({reason})")
+
+
+class CardWriteError(OSError):
+    """Raised when the new snapshot cannot be written (a full disk); nothing stored changed."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")
 
 
 class UnknownCardError(LookupError):

@@ -241,12 +241,19 @@ class CardDB:
         query = _trigram_query(key)
         if query is None:
             return []
-        rows = self.conn.execute(
-            "SELECT names.card_id, names.folded FROM name_grams "
-            "JOIN names ON names.id = name_grams.rowid "
-            "WHERE name_grams MATCH ? ORDER BY rank LIMIT ?",
-            (query, _CANDIDATES),
-        ).fetchall()
+        if self._has_trigrams():
+            rows = self.conn.execute(
+                "SELECT names.card_id, names.folded FROM name_grams "
+                "JOIN names ON names.id = name_grams.rowid "
+                "WHERE name_grams MATCH ? ORDER BY rank LIMIT ?",
+                (query, _CANDIDATES),
+            ).fetchall()
+        else:
+            import difflib  # a snapshot built without trigrams: compare every name
+
+            everything = self.conn.execute("SELECT card_id, folded FROM names").fetchall()
+            near = set(difflib.get_close_matches(key, [f for _, f in everything], _CANDIDATES, 0.5))
+            rows = [(card, folded) for card, folded in everything if folded in near]
         best: dict[int, float] = {}
         for card, folded in rows:
             ratio = _ratio(key, folded)
@@ -254,6 +261,12 @@ class CardDB:
                 best[card] = ratio
         ranked = sorted(((r, c) for c, r in best.items()), key=lambda rc: (-rc[0], rc[1]))
         return ranked[:count]
+
+    def _has_trigrams(self) -> bool:
+        row = self.conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'name_grams'"
+        ).fetchone()
+        return row is not None
 
     def suggest(self, name: str, count: int = 5) -> list[str]:
         """The names of the cards spelt closest to ``name``."""

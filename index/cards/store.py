@@ -25,7 +25,13 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from ..atomic import Slot, write_json
-from .errors import CardFileError, CardStoreError, NoCardStoreError, OlderSnapshotError
+from .errors import (
+    CardFileError,
+    CardStoreError,
+    CardWriteError,
+    NoCardStoreError,
+    OlderSnapshotError,
+)
 
 __all__ = ["FORMAT", "CardStore", "SnapshotInfo", "import_cards"]
 
@@ -92,6 +98,11 @@ CREATE VIRTUAL TABLE rulings_fts USING fts5 (
     text, content='rulings', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
 );
 INSERT INTO rulings_fts (rowid, text) SELECT id, text FROM rulings;
+"""
+
+# The trigram tokenizer came with SQLite 3.34 (2020); without it "did you mean" compares every
+# name instead (see index.cards.lookup), slower but the same answers.
+_TRIGRAMS = """
 CREATE VIRTUAL TABLE name_grams USING fts5 (folded, content='names', content_rowid='id',
     tokenize='trigram');
 INSERT INTO name_grams (rowid, folded) SELECT id, folded FROM names;
@@ -261,7 +272,10 @@ class CardStore:
         )
         with Slot(self.folder).new_build() as build:
             db_path = build / "cards.sqlite"
-            counts = _write_database(db_path, reader, stored, file)
+            try:
+                counts = _write_database(db_path, reader, stored, file)
+            except sqlite3.Error as exc:  # "database or disk is full", above all
+                raise CardWriteError(db_path, str(exc)) from None
             assert reader.meta is not None  # checked by the reader at the end of the entries
             date = reader.meta["date"]
             final = build / f"cards-{date}.sqlite"
@@ -338,6 +352,12 @@ def _write_database(
         conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
         conn.execute("COMMIT")
         conn.executescript(f"BEGIN; {_INDEXES} COMMIT;")
+        try:
+            conn.executescript(f"BEGIN; {_TRIGRAMS} COMMIT;")
+        except sqlite3.OperationalError as exc:
+            if "trigram" not in str(exc):
+                raise
+            conn.execute("ROLLBACK")
         _verify(conn, path, card_id, n_faces)
     finally:
         conn.close()
@@ -403,4 +423,10 @@ def import_cards(
 
 
 # Re-exported for callers that catch the store's errors from one place.
-__all__ += ["CardFileError", "CardStoreError", "NoCardStoreError", "OlderSnapshotError"]
+__all__ += [
+    "CardFileError",
+    "CardStoreError",
+    "CardWriteError",
+    "NoCardStoreError",
+    "OlderSnapshotError",
+]
