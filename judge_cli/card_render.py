@@ -1,4 +1,9 @@
-"""What ``judge card`` prints: the JSON records, and the text made from them."""
+"""What ``judge card`` prints: the JSON records, and the text made from them.
+
+Plain lines, not the Markdown renderer of :mod:`judge_cli.render`: Oracle text is one ability a
+line and must never be reflowed into a paragraph; on a terminal only names are bold and long
+lines wrap.
+"""
 
 from __future__ import annotations
 

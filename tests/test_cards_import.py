@@ -332,3 +332,23 @@ def test_a_full_disk_changes_nothing(
     assert out.startswith(f"Error: could not write to {stored} (")
     assert out.endswith(f"cards.sqlite: database or disk is full). {NOTHING}\n")
     assert tree_digest(stored) == before
+
+
+def test_an_endless_entry_is_refused_without_reading_on(
+    stored: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import index.cards.reader
+
+    monkeypatch.setattr(index.cards.reader, "MAX_ENTRY_CHARS", 100_000)
+    # A string that never ends, longer than any card entry may be, in a file that goes on.
+    text = '{"meta": {"date": "2030-01-01"}, "data": {"A": [{"name": "' + "x" * 3_000_000
+    path = tmp_path / "endless.json"
+    path.write_text(text, encoding="utf-8")
+    before = tree_digest(stored)
+    code, out = run("cards", "import", str(path))
+    assert code == 1
+    assert out.startswith(
+        f"Error: {path}: invalid JSON in the entry of 'A' at line 1, column 58: "
+        "Unterminated string starting at"
+    )
+    assert tree_digest(stored) == before
