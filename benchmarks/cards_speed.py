@@ -6,7 +6,11 @@ Goals (issue 12): the import within 60 s and 300 MB peak resident memory; a cold
 one process, the trigram "did you mean" beside a difflib scan of every name, and the streaming
 reader beside ijson (when it is installed) and ``json.load`` of the whole file.
 
-    python benchmarks/cards_speed.py [--runs 15] [--cr CR-FILE] [CARD-FILE]
+    python benchmarks/cards_speed.py [--runs 15] [--cr CR-FILE] [--real-size] [CARD-FILE]
+
+``--real-size`` also imports a copy of the card file padded, face by face, with the fields the
+real MTGJSON file has and the shared copy lacks (foreign names and text, legalities, printings,
+identifiers) to the real file's size, about 120 MB of JSON: memory must not grow with it.
 """
 
 from __future__ import annotations
@@ -101,11 +105,42 @@ def _interleaved(
     return walls, cpus
 
 
+def _padded_copy(source: str, target: Path) -> int:
+    """Writes the card file padded to the real file's size; returns its size in bytes."""
+    sys.path.insert(0, str(ROOT))
+    from index.cards.reader import AtomicCardsReader
+
+    languages = ["German", "Spanish", "French", "Italian", "Japanese", "Portuguese", "Russian"]
+    formats = ["standard", "pioneer", "modern", "legacy", "vintage", "commander", "pauper"]
+    with open(source, "rb") as raw, target.open("w", encoding="utf-8") as out:
+        reader = AtomicCardsReader(raw, source)
+        out.write('{"meta": {"date": "2026-07-04", "version": "padded"}, "data": {')
+        for i, (name, faces) in enumerate(reader.entries()):
+            for face in faces:
+                text = face.get("text") or ""
+                face["foreignData"] = [
+                    {
+                        "language": lang,
+                        "name": f"{name} ({lang})",
+                        "text": text,
+                        "type": face["type"],
+                    }
+                    for lang in languages
+                ]
+                face["legalities"] = dict.fromkeys(formats, "Legal")
+                face["printings"] = ["LEA", "LEB", "2ED", "3ED", "4ED", "5ED", "M10", "M11"]
+                face["identifiers"] = {"scryfallOracleId": f"{i:08d}-0000-0000-0000-000000000000"}
+            out.write(("," if i else "") + json.dumps(name) + ":" + json.dumps(faces))
+        out.write("}}")
+    return target.stat().st_size
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file", nargs="?", default=str(CARDS), help="AtomicCards file")
     parser.add_argument("--cr", help="CR file for the rules (default: newest in the corpus)")
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--real-size", action="store_true", help="also import a 120 MB copy")
     args = parser.parse_args()
     if not Path(args.file).is_file():
         sys.exit(f"{args.file} is missing: the benchmark needs ../shared/cards")
@@ -155,6 +190,16 @@ def main() -> None:
             print(f"  {label:30} {wall:6.1f} ms; CPU {cpu:6.1f} ms  ({what}{extra})")
         card_ms = median_ms(walls[1])
         print(f"goal: <= 1.50x  {'met' if card_ms <= 1.5 * base_ms else 'NOT met'}")
+
+        if args.real_size:
+            padded = Path(home) / "padded.json"
+            size = _padded_copy(args.file, padded)
+            seconds, peak = peak_child_memory_mib([*judge, "cards", "import", str(padded)], env)
+            print(
+                f"judge cards import of a padded copy ({size / 2**20:.0f} MiB of JSON): "
+                f"{seconds:.2f} s, peak {peak:.0f} MiB"
+            )
+            padded.unlink()
 
         print("lookups inside one process:")
         out = subprocess.run(
