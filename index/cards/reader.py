@@ -287,6 +287,7 @@ class AtomicCardsReader:
                     if not isinstance(meta, dict):
                         raise self._error('its "meta" is not an object')
                     self.meta = meta
+                    self._check_meta()  # before reading 120 MB of cards, not after
                 else:
                     self._value(f"{key!r}")
                 if self._expect(",}", "',' or '}' after a top-level value") == "}":

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
-from ..atomic import Slot, write_json
+from ..atomic import Slot, write_text_atomic
 from .errors import (
     CardFileError,
     CardStoreError,
@@ -291,9 +291,9 @@ class CardStore:
                 imported=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 file=final.name,
             )
-            write_json(
-                build / "snapshot.json", {"format": FORMAT, **info.to_json(), "file": final.name}
-            )
+            record = {"format": FORMAT, **info.to_json(), "file": final.name}
+            # Flushed to disk like the database, before CURRENT names the build.
+            write_text_atomic(build / "snapshot.json", json.dumps(record, ensure_ascii=False))
         return info
 
     def find_info_quietly(self) -> SnapshotInfo | None:
