@@ -266,23 +266,36 @@ def test_kill_9_during_import_leaves_the_previous_snapshot(stored: Path) -> None
     payload = _synthetic(20000, "2031-01-01")
     live = _live(stored)
     live_files = tree_digest(stored / "cards" / live.strip())
-    env = {**os.environ, "JUDGE_HOME": str(stored)}
+    env = dict(os.environ)
     argv = [sys.executable, "-m", "judge_cli", "cards", "import", "-"]
 
     def building() -> list[Path]:
         return [p for p in (stored / "cards").glob("b-*") if p.name != live.strip()]
 
-    # Where the kill lands: half-way through the input (the process waits on the pipe with a
-    # half-filled database), just after the last byte, and while the indexes are being built.
-    for point in ("half", "end", "indexing"):
-        proc = subprocess.Popen(
+    def start(home: Path) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
             argv,
             cwd=ROOT,
-            env=env,
+            env={**env, "JUDGE_HOME": str(home)},
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+
+    # How long the import goes on after its last byte (the indexes), timed on a scratch store:
+    # the third kill lands half-way through that.
+    proc = start(stored.parent / "scratch-home")
+    assert proc.stdin is not None
+    proc.stdin.write(payload)
+    proc.stdin.close()
+    started = time.monotonic()
+    assert proc.wait() == 0
+    indexing = (time.monotonic() - started) / 2
+
+    # Where the kill lands: half-way through the input (the process waits on the pipe with a
+    # half-filled database), just after the last byte, and while the indexes are being built.
+    for point in ("half", "end", "indexing"):
+        proc = start(stored)
         assert proc.stdin is not None
         if point == "half":
             proc.stdin.write(payload[: len(payload) // 2])
@@ -292,7 +305,7 @@ def test_kill_9_during_import_leaves_the_previous_snapshot(stored: Path) -> None
             proc.stdin.write(payload)
             proc.stdin.close()
             if point == "indexing":
-                time.sleep(0.3)
+                time.sleep(indexing)
         assert proc.poll() is None, f"the import finished before the kill ({point})"
         proc.send_signal(signal.SIGKILL)
         proc.wait()
