@@ -304,16 +304,20 @@ class EditionStore:
             raise StoreError(edition, path, "not a list of rule numbers")
         return numbers
 
-    def read_families(self, edition: str, families: Iterable[str]) -> StoredFamilies:
+    def read_families(
+        self, edition: str, families: Iterable[str], *, missing_ok: bool = False
+    ) -> StoredFamilies:
         """The rules of the given families (``704``, ``sections``) with their cross-references.
 
-        A family that the edition's numbers name but whose file is missing means a damaged
-        store, not a missing rule.
+        A family whose file is missing means a damaged store (the edition's numbers named it),
+        unless ``missing_ok``: a caller probing for families an edition may not have (``502``).
         """
         build = self._build(edition)
         out = StoredFamilies()
         for family in sorted(set(families)):
             path = build / "rules" / f"{family}.json"
+            if missing_ok and not path.is_file():
+                continue
             data = _read_json(path, edition)
             try:
                 out.rules.extend(data["rules"])
@@ -346,6 +350,14 @@ class EditionStore:
     def build_path(self, edition: str) -> Path | None:
         """The folder of the build in use for ``edition``, or ``None``."""
         return self._current(edition)
+
+    def read_glossary(self, edition: str) -> list[list[Any]]:
+        """The glossary rows ``[term, definition, line, see]`` of a stored edition."""
+        build = self._current(edition)
+        if build is None:
+            raise NoEditionError(edition, self.dates())
+        rows: list[list[Any]] = _read_json(build / "edition.json", edition)["glossary"]
+        return rows
 
     def add_bytes(
         self,

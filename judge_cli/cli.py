@@ -58,6 +58,8 @@ class LazyGroup(Group):
 
 # Commands that live in their own modules: name → "module:attribute".
 LAZY_COMMANDS = {
+    "card": "judge_cli.card_command:card",
+    "cards": "judge_cli.card_command:cards",
     "check": "judge_cli.scenario.command:check",
     "cite-check": "judge_cli.diff_commands:cite_check",
     "diff": "judge_cli.diff_commands:diff",

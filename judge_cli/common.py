@@ -72,8 +72,8 @@ class Command(click.Command):
             raise click.ClickException(safe(problem.message)) from None
 
 
-class Group(click.Group):
-    """A group whose commands are :class:`Command` s."""
+class Group(Command, click.Group):
+    """A group whose commands are :class:`Command` s (and whose own callback errors read alike)."""
 
     command_class = Command
 

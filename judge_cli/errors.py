@@ -14,12 +14,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["GET_RULES", "Problem", "describe"]
+__all__ = ["GET_CARDS", "GET_RULES", "Problem", "describe"]
 
 GET_RULES = (
     "To get the full rules, run `judge update`, or download the .txt from "
     "https://magic.wizards.com/en/rules and run `judge index build FILE`."
 )
+GET_CARDS = (
+    "Download MTGJSON's AtomicCards file (https://mtgjson.com/api/v5/AtomicCards.json.xz) "
+    "and run `judge cards import FILE`."
+)
+"""How to get card data, said whenever there is none."""
+_USE_CARDS = "Use MTGJSON's AtomicCards file (.json, .json.gz or .json.xz)."
 _REF_FORMS = "A rule reference looks like 704.5j, 704.5, 704, 7 or 601.2a-h."
 _RULES_PAGE = "https://magic.wizards.com/en/rules"
 _NEXT_STEP = f"find the .txt link on {_RULES_PAGE} and pass it with --url"
@@ -131,72 +137,91 @@ def _fetch(error: Any) -> str:
     return str(error)  # a server error (try again later), a truncated download
 
 
+def _unknown_card(exc: Any) -> str:
+    names = ", ".join(exc.suggestions)
+    if exc.ambiguous:
+        return f"several cards' names start with “{exc.name}”: {names}. Give more of the name."
+    hint = f" Did you mean: {names}?" if names else ""
+    return f"no card named “{exc.name}” in the card data.{hint}"
+
+
+def _nothing_stored(exc: Any) -> str:
+    return "Nothing was stored" + (
+        "; the card data stored before still answers." if exc.kept else "."
+    )
+
+
 Explain = Callable[[Any], str]
 
-# (module, exception class, HTTP status, how it reads, usage error?). Subclasses before their
+
+def _then(advice: str) -> Explain:
+    """The error's own words, then ``advice`` (formatted with the exception as ``e``)."""
+    return lambda e: f"{e}{advice.format(e=e)}"
+
+
+_STORE_DAMAGED = (
+    ". Rebuild it with `judge index build FILE`,"
+    " or remove it with `judge index remove {e.edition}`."
+)
+_REBUILD_INDEX = ". Run `judge index build FILE` with the edition's .txt to rebuild it."
+_GIVE_FROM = ": give --from, or store an older edition."
+_REIMPORT = ". Import the card file again with `judge cards import FILE`."
+_FIX_SCENARIO = ". Fix the file and run `judge check {e.filename}` again."
+
+
+def _unknown_rule(exc: Any) -> str:
+    return f"no rule {exc.number} in {exc.where}." + _near(exc)
+
+
+def _bad_cards(exc: Any) -> str:
+    return f"{exc}. {_nothing_stored(exc)} {_USE_CARDS}"
+
+
+def _cards_unwritten(exc: Any) -> str:
+    return f"could not write to {exc.root} ({exc}). {_nothing_stored(exc)}"
+
+
+# One row per exception: module, class, HTTP status, how it reads. Subclasses come before their
 # bases: the first row whose class the exception is an instance of answers.
-_TABLE: list[tuple[str, str, int, Explain, bool]] = [
-    ("index.store", "AmbiguousEditionError", 400, lambda e: f"{e}; give the whole date.", False),
-    (
-        "index.store",
-        "StoreError",
-        500,
-        lambda e: (
-            f"{e}. Rebuild it with `judge index build FILE`, "
-            f"or remove it with `judge index remove {e.edition}`."
-        ),
-        False,
-    ),
-    ("index.store", "NoEditionError", 404, _not_stored, False),
-    ("index.store", "NoNotesError", 404, lambda e: f"{e}. Run `judge notes` to list them.", False),
-    ("index.edition", "NotInSampleError", 404, lambda e: f"{e}. {GET_RULES}", False),
-    (
-        "index.edition",
-        "NoOlderEditionError",
-        404,
-        lambda e: f"{e}: give --from, or store an older edition.",
-        False,
-    ),
-    ("index.edition", "EditionIndexError", 500, _edition_index, False),
-    (
-        "index.model",
-        "UnknownRuleError",
-        404,
-        lambda e: f"no rule {e.number} in {e.where}." + _near(e),
-        False,
-    ),
-    ("index.numbers", "InvalidRuleReferenceError", 400, lambda e: f"{e}. {_REF_FORMS}", True),
-    ("glossary.lookup", "UnknownTermError", 404, _unknown_term, False),
-    ("index.search.query", "QuerySyntaxError", 400, lambda e: f"{e}.", False),
-    (
-        "index.search.schema",
-        "NoSearchIndexError",
-        500,
-        lambda e: f"{e}. Run `judge index build FILE` with the edition's .txt to rebuild it.",
-        False,
-    ),
-    ("index.errors", "FileReadError", 400, _file_read, False),
-    ("index.errors", "StoreWriteError", 500, _store_write, False),
-    ("index.reader", "CRReadError", 400, _cr_read, False),
-    ("index.ingest", "NotesError", 400, _notes, False),
-    ("index.fetch", "FetchError", 502, _fetch, False),
-    (
-        "judge_cli.scenario.loader",
-        "ScenarioError",
-        400,
-        lambda e: f"{e}. Fix the file and run `judge check {e.filename}` again.",
-        False,
-    ),
+# fmt: off
+_TABLE: list[tuple[str, str, int, Explain]] = [
+    ("index.store", "AmbiguousEditionError", 400, _then("; give the whole date.")),
+    ("index.store", "StoreError", 500, _then(_STORE_DAMAGED)),
+    ("index.store", "NoEditionError", 404, _not_stored),
+    ("index.store", "NoNotesError", 404, _then(". Run `judge notes` to list them.")),
+    ("index.edition", "NotInSampleError", 404, _then(f". {GET_RULES}")),
+    ("index.edition", "NoOlderEditionError", 404, _then(_GIVE_FROM)),
+    ("index.edition", "EditionIndexError", 500, _edition_index),
+    ("index.model", "UnknownRuleError", 404, _unknown_rule),
+    ("index.numbers", "InvalidRuleReferenceError", 400, _then(f". {_REF_FORMS}")),
+    ("glossary.lookup", "UnknownTermError", 404, _unknown_term),
+    ("index.search.query", "QuerySyntaxError", 400, _then(".")),
+    ("index.search.schema", "NoSearchIndexError", 500, _then(_REBUILD_INDEX)),
+    ("index.errors", "FileReadError", 400, _file_read),
+    ("index.errors", "StoreWriteError", 500, _store_write),
+    ("index.reader", "CRReadError", 400, _cr_read),
+    ("index.ingest", "NotesError", 400, _notes),
+    ("index.fetch", "FetchError", 502, _fetch),
+    ("index.cards.errors", "NoCardStoreError", 404, _then(f". {GET_CARDS}")),
+    ("index.cards.errors", "CardStoreError", 500, _then(_REIMPORT)),
+    ("index.cards.errors", "UnknownCardError", 404, _unknown_card),
+    ("index.cards.errors", "CardFileError", 400, _bad_cards),
+    ("index.cards.errors", "OlderSnapshotError", 409, _then(". Nothing was changed.")),
+    ("index.cards.errors", "CardWriteError", 507, _cards_unwritten),
+    ("judge_cli.scenario.loader", "ScenarioError", 400, _then(_FIX_SCENARIO)),
 ]
+# fmt: on
+_USAGE = {"InvalidRuleReferenceError"}
+"""Errors in the command line itself (exit status 2)."""
 
 
 def describe(exc: BaseException) -> Problem | None:
     """The message for a library error, or ``None`` if ``exc`` is not one (a bug: let it show)."""
-    for module_name, class_name, status, explain, usage in _TABLE:
+    for module_name, class_name, status, explain in _TABLE:
         module = sys.modules.get(module_name)
         kind = getattr(module, class_name, None) if module is not None else None
         if isinstance(kind, type) and isinstance(exc, kind):
-            return Problem(explain(exc), status, usage)
+            return Problem(explain(exc), status, class_name in _USAGE)
     return None
 
 

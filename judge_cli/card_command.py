@@ -1,0 +1,148 @@
+"""``judge card`` (look cards up), ``judge cards`` (what is stored) and ``judge cards import``.
+
+Quick on purpose: a lookup opens the sqlite snapshot and reads the few rule families the card's
+keywords need, and imports neither whoosh nor markdown-it-py.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from .common import (
+    CONTEXT_SETTINGS,
+    Command,
+    Group,
+    echo,
+    edition_option,
+    emit_json,
+    json_option,
+    open_edition,
+)
+from .errors import GET_CARDS, GET_RULES
+
+if TYPE_CHECKING:
+    from index.cards.rules import KeywordRules
+    from index.cards.store import SnapshotInfo
+
+__all__ = ["card", "cards"]
+
+
+def _edition_rules(edition: str | None, keywords: list[str]) -> tuple[KeywordRules | None, str]:
+    """The rules the keywords name in the edition asked for, or ``None`` and why there are none."""
+    from index.cards.rules import find_keyword_rules
+
+    ed = open_edition(edition)
+    if ed.is_sample and edition is not None:
+        return None, "No rules shown: the bundled sample has no numbered rules."
+    if ed.is_sample:
+        return None, "No rules shown: no Comprehensive Rules edition is stored. " + GET_RULES
+    return find_keyword_rules(ed.store, ed.date, keywords), ""
+
+
+@click.command("card", cls=Command, context_settings=CONTEXT_SETTINGS)
+@click.argument("names", nargs=-1, required=True, metavar="NAME...")
+@edition_option
+@json_option
+def card(names: tuple[str, ...], edition: str | None, as_json: bool) -> None:
+    """Show cards: Oracle text, rulings, and the rules their keywords name.
+
+    A NAME may be in any case, with or without accents and punctuation, a face of a
+    multi-face card, the start of one card's name, or a close misspelling. Quote names that
+    have spaces; several names show several cards. The rules come from the CR edition that
+    --edition names (default: the newest stored).
+    """
+    from index.cards.lookup import CardDB
+
+    from .card_render import card_record, cards_text
+    from .render import stdout_is_terminal_colored, terminal_width
+
+    with CardDB.open() as db:
+        matches = [match for name in names for match in db.get(name)]
+    keywords = list(dict.fromkeys(k for m in matches for k in m.card.keywords))
+    rules, note = _edition_rules(edition, keywords)
+    records = [card_record(m, rules) for m in matches]
+    if as_json:
+        emit_json(
+            {
+                "source": {"date": db.info.date, "cards": db.info.cards},
+                "edition": rules.edition if rules is not None else None,
+                "cards": records,
+            }
+        )
+        return
+    terminal = stdout_is_terminal_colored()
+    width = terminal_width() if terminal else 80
+    text = cards_text(records, db.info, rules, edition_note=note, terminal=terminal, width=width)
+    click.echo(text, nl=False)
+
+
+def _describe(info: SnapshotInfo) -> str:
+    return (
+        f"Card data of {info.date}: {info.cards} cards, {info.faces} faces, "
+        f"{info.rulings} rulings, from {info.source} (imported {info.imported})."
+    )
+
+
+@click.group("cards", cls=Group, invoke_without_command=True, context_settings=CONTEXT_SETTINGS)
+@json_option
+@click.pass_context
+def cards(ctx: click.Context, as_json: bool) -> None:
+    """Show the stored Oracle card data (date, cards, source), or import a card file."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from index.cards.store import CardStore
+
+    store = CardStore.from_env()
+    info = store.find_info()
+    if as_json:
+        emit_json(info.to_json() if info is not None else None)
+        return
+    if info is None:
+        echo(f"No card data is stored in {store.root}. {GET_CARDS}")
+        return
+    echo(_describe(info))
+
+
+@cards.command("import", context_settings=CONTEXT_SETTINGS)
+# A plain string, not click.Path: the library reports an unreadable file itself.
+@click.argument("file", metavar="FILE")
+@json_option
+def cards_import(file: str, as_json: bool) -> None:
+    """Store an MTGJSON AtomicCards file (.json, .json.gz, .json.xz; - for standard input).
+
+    The file is recognised by its content, not its name, and read as a stream. The new card
+    data answers only once it is complete and checked; until then, and if anything goes wrong,
+    the card data stored before keeps answering.
+    """
+    from index.cards.store import CardStore
+    from index.errors import StoreWriteError, os_reason
+
+    from .common import ProgressLine, stderr_is_terminal
+
+    store = CardStore.from_env()
+    bar = ProgressLine("Importing", "KiB") if stderr_is_terminal() and not as_json else None
+    try:
+        if file == "-":
+            info = store.import_cards(sys.stdin.buffer, name="standard input", progress=bar)
+        else:
+            info = store.import_cards(Path(file), progress=bar)
+    except OSError as exc:
+        from index.cards.errors import CardWriteError
+
+        if isinstance(exc, CardWriteError):
+            raise
+        raise StoreWriteError(store.root, os_reason(exc)) from None
+    finally:
+        if bar is not None:
+            bar.finish()
+    if as_json:
+        emit_json(info.to_json())
+        return
+    echo(
+        f"Stored the card data of {info.date} from {info.source}: {info.cards} cards, "
+        f"{info.faces} faces, {info.rulings} rulings."
+    )
