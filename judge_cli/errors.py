@@ -144,6 +144,27 @@ _TABLE: list[tuple[str, str, int, Explain, bool]] = [
     ("index.ingest", "NotesError", 400, _notes, False),
     ("index.fetch", "FetchError", 502, _fetch, False),
     (
+        "judge_cli.serve",
+        "MissingExtraError",
+        500,
+        lambda e: f'{e}. Install it with: pip install "judge-cli[{e.extra}]"',
+        False,
+    ),
+    (
+        "judge_cli.serve.command",
+        "BindError",
+        500,
+        lambda e: f"{e}. Give another with --port, or stop what is using it.",
+        False,
+    ),
+    (
+        "judge_cli.web.export",
+        "ExportFolderError",
+        400,
+        lambda e: f"{e}. Choose a new or empty folder.",
+        False,
+    ),
+    (
         "judge_cli.scenario.loader",
         "ScenarioError",
         400,
