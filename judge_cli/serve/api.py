@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .routes import Ask, BadRequest, get, post
+from .routes import Ask, get, post
 
 if TYPE_CHECKING:
     from starlette.routing import Route
@@ -115,16 +115,6 @@ def history(ask: Ask) -> Any:
     return {"rule": ref.strip(), "events": [e.to_json() for e in events]}
 
 
-def not_found(ask: Ask) -> Any:
-    """Any other path under ``/api/``: a JSON 404 naming the routes there are."""
-    raise BadRequest(
-        f"no such route: /api/{ask.path['rest']}. The routes are /api/rule/REF, "
-        "/api/define/TERM, /api/search?q=, /api/check (POST), /api/editions, /api/diff, "
-        "/api/history/REF",
-        404,
-    )
-
-
 def routes() -> list[Route]:
     """The ``/api`` routes (``edition=`` on each)."""
     return [
@@ -137,5 +127,4 @@ def routes() -> list[Route]:
         get("/api/history/{ref}", history),
         # DESIGN.md's /api/card/{name}, /api/ipg/{ref} and /api/mtr/{ref} go here, each one
         # function like those above over the library call of `judge card`, `ipg`, `mtr`.
-        get("/api/{rest:path}", not_found),
     ]

@@ -22,12 +22,17 @@ if TYPE_CHECKING:
 
     from .state import Editions
 
-__all__ = ["MAX_BODY", "MAX_IN_FLIGHT", "MAX_URL", "Limits", "make_app"]
+__all__ = ["API_ROUTES", "MAX_BODY", "MAX_IN_FLIGHT", "MAX_URL", "Limits", "make_app"]
 
 MAX_BODY = 256 * 1024
 """Bytes a request body may have: a board is a few kilobytes."""
 MAX_URL = 8 * 1024
 """Bytes the path and the query string may each have (a search is at most 500 characters)."""
+API_ROUTES = (
+    "/api/rule/REF, /api/define/TERM, /api/search?q=, /api/check (POST), /api/editions, "
+    "/api/diff?from=&to=&ref=, /api/history/REF"
+)
+"""What a 404 under ``/api/`` lists."""
 MAX_IN_FLIGHT = 64
 """Requests answered at the same time; more are refused (503) rather than queued."""
 
@@ -122,10 +127,11 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     from starlette.exceptions import HTTPException
 
     status = exc.status_code if isinstance(exc, HTTPException) else 500
-    if status == 404:
-        message = (
-            f"no such page or route: {request.url.path}. The API is under /api/, the pages at /"
-        )
+    path = request.url.path
+    if status == 404 and path.startswith("/api/"):
+        message = f"no such route: {path}. The routes are {API_ROUTES}"
+    elif status == 404:
+        message = f"no such page or route: {path}. The API is under /api/, the pages at /"
     elif status == 405:
         message = f"{request.method} is not allowed on {request.url.path}"
     else:

@@ -59,6 +59,8 @@ def bind(host: str, port: int) -> socket.socket:
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((address, port))
+        # Listening now: a client that connects before uvicorn's loop runs waits, not fails.
+        sock.listen(2048)
     except OSError as exc:
         sock.close()
         raise BindError(host, port, exc.strerror or str(exc)) from None
@@ -124,6 +126,8 @@ def serve(host: str, port: int, public: bool, access_log: bool) -> None:
     sys.stdout.flush()
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # uvicorn stops on Ctrl+C, then raises it again: stopping is not an error here
     finally:
         editions.close()
         sock.close()
