@@ -13,7 +13,7 @@ from index.store import EditionStore
 from judge_cli.cli import cli
 from judge_cli.web.html import Site, anchor, glossary_page, linked, rule_page, term_anchor
 
-from .servefixture import HOSTILE_RULE, hostile_home
+from .servefixture import hostile_home
 
 
 @pytest.fixture(scope="module")
