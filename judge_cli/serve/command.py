@@ -55,7 +55,9 @@ def bind(host: str, port: int) -> socket.socket:
     """A socket bound to ``host``:``port`` (0: any free port); raises :class:`BindError`."""
     address = "127.0.0.1" if host.strip().lower() == "localhost" else host.strip("[]")
     family = socket.AF_INET6 if ":" in address else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP, not 0: asyncio turns Nagle's algorithm off only on sockets that say they are
+    # TCP, and with it on a keep-alive client waits ~40 ms for each answer (delayed ACKs).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((address, port))
