@@ -15,6 +15,7 @@ import click
 from .common import (
     CONTEXT_SETTINGS,
     Group,
+    completer,
     echo,
     edition_option,
     emit,
@@ -64,7 +65,10 @@ LAZY_COMMANDS = {
     "cite-check": "judge_cli.diff_commands:cite_check",
     "diff": "judge_cli.diff_commands:diff",
     "history": "judge_cli.diff_commands:history",
+    "completion": "judge_cli.completion:completion",
+    "export": "judge_cli.web.export:export",
     "search": "judge_cli.search_command:search",
+    "serve": "judge_cli.serve.command:serve",
     "update": "judge_cli.update_command:update",
 }
 
@@ -94,7 +98,9 @@ def _parse_refs(refs: tuple[str, ...]) -> list[Any]:
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
-@click.argument("refs", nargs=-1, required=True, metavar="REF...")
+@click.argument(
+    "refs", nargs=-1, required=True, metavar="REF...", shell_complete=completer("rules")
+)
 @edition_option
 @click.option("--no-subrules", is_flag=True, help="Show only the rule named, not its subrules.")
 @json_option
@@ -118,7 +124,7 @@ def rule(refs: tuple[str, ...], edition: str | None, no_subrules: bool, as_json:
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
-@click.argument("term", nargs=-1, required=True)
+@click.argument("term", nargs=-1, required=True, shell_complete=completer("terms"))
 @edition_option
 @json_option
 def define(term: tuple[str, ...], edition: str | None, as_json: bool) -> None:

@@ -26,6 +26,7 @@ __all__ = [
     "Command",
     "Group",
     "ProgressLine",
+    "completer",
     "echo",
     "edition_option",
     "emit",
@@ -92,6 +93,18 @@ def open_edition(wanted: str | None) -> Edition:
     return library_open(wanted, store=open_store(), notice=lambda text: echo(text, err=True))
 
 
+def completer(name: str) -> Callable[[click.Context, click.Parameter, str], list[Any]]:
+    """The shell-completion callback ``name`` of :mod:`judge_cli.completion`, imported on TAB."""
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+        from . import completion
+
+        found: list[Any] = getattr(completion, name)(ctx, param, incomplete)
+        return found
+
+    return complete
+
+
 def edition_option(func: F) -> F:
     """The ``--edition`` option every command that answers from one edition takes."""
     return click.option(
@@ -99,6 +112,7 @@ def edition_option(func: F) -> F:
         "-e",
         metavar="DATE",
         default=None,
+        shell_complete=completer("editions"),
         help=(
             "Edition to use, by effective date (YYYY-MM-DD), 'latest', or 'sample' for the "
             "bundled sample. Default: newest stored."

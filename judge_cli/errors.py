@@ -166,6 +166,8 @@ _STORE_DAMAGED = (
 _REBUILD_INDEX = ". Run `judge index build FILE` with the edition's .txt to rebuild it."
 _GIVE_FROM = ": give --from, or store an older edition."
 _REIMPORT = ". Import the card file again with `judge cards import FILE`."
+_INSTALL_EXTRA = '. Install it with: pip install "judge-cli[{e.extra}]"'
+_OTHER_PORT = ". Give another with --port, or stop what is using it."
 _FIX_SCENARIO = ". Fix the file and run `judge check {e.filename}` again."
 
 
@@ -209,6 +211,9 @@ _TABLE: list[tuple[str, str, int, Explain]] = [
     ("index.cards.errors", "OlderSnapshotError", 409, _then(". Nothing was changed.")),
     ("index.cards.errors", "CardWriteError", 507, _cards_unwritten),
     ("judge_cli.scenario.loader", "ScenarioError", 400, _then(_FIX_SCENARIO)),
+    ("judge_cli.serve", "MissingExtraError", 500, _then(_INSTALL_EXTRA)),
+    ("judge_cli.serve.command", "BindError", 500, _then(_OTHER_PORT)),
+    ("judge_cli.web.export", "ExportFolderError", 400, _then(". Choose a new or empty folder.")),
 ]
 # fmt: on
 _USAGE = {"InvalidRuleReferenceError"}

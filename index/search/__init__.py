@@ -286,10 +286,12 @@ def search(
     scope: str = "all",
     edition: str | None = None,
     extra: list[Index] | None = None,
+    searcher: Any = None,
 ) -> SearchResults:
     """Searches an index (a build folder or an opened whoosh index) and copies the hits out.
 
-    ``extra`` indexes (notes) are searched too and merged by score. Raises
+    ``extra`` indexes (notes) are searched too and merged by score; an open ``searcher`` of
+    an opened index is reused (see :func:`search_documents`). Raises
     :class:`QuerySyntaxError` for a query that cannot be searched and
     :class:`NoSearchIndexError` for a folder without an index.
     """
@@ -302,7 +304,13 @@ def search(
         ix = target
     try:
         return search_documents(
-            ix, query, limit=limit, scope=scope, edition=edition, extra=extra or []
+            ix,
+            query,
+            limit=limit,
+            scope=scope,
+            edition=edition,
+            extra=extra or [],
+            searcher=searcher,
         )
     finally:
         if isinstance(target, Path):

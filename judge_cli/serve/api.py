@@ -1,0 +1,130 @@
+"""The ``/api/*`` routes: each answers with exactly the JSON of its CLI command's ``--json``.
+
+Each is a few lines over the same library calls and record builders as its command
+(:mod:`judge_cli.answers`, :meth:`~index.search.SearchResults.to_json`,
+:func:`~judge_cli.scenario.ruling.ruling_json`, :mod:`index.diff`); ``tests/test_serve.py``
+runs each command and its route on one store and compares the two.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .routes import Ask, get, post
+
+if TYPE_CHECKING:
+    from starlette.routing import Route
+
+__all__ = ["routes"]
+
+
+def rule(ask: Ask) -> Any:
+    """``judge rule REF --json``; ``no_subrules=true`` is ``--no-subrules``."""
+    from index.numbers import parse_rule_ref
+
+    from ..answers import rule_record
+    from ..cli import _parse_refs  # the command's own reading of REF ("601.2a - h", "a, b")
+
+    raw = ask.path["ref"]
+    parsed = _parse_refs((raw,))
+    if not parsed:
+        parse_rule_ref(raw)  # raises the library's error for what is not a reference
+    ed = ask.edition()
+    no_subrules = ask.flag("no_subrules")
+    records: list[dict[str, Any]] = []
+    for ref in parsed:
+        with_subrules = ref.with_subrules and not no_subrules
+        records.extend(rule_record(ed, r, with_subrules=with_subrules) for r in ed.rules(ref))
+    return {"edition": ed.date, "rules": records}
+
+
+def define(ask: Ask) -> Any:
+    """``judge define TERM --json``."""
+    from ..answers import definition_record
+
+    ed = ask.edition()
+    return definition_record(ed, ed.define(ask.path["term"]))
+
+
+def search(ask: Ask) -> Any:
+    """``judge search QUERY --json --limit N --in SCOPE``: ``q=``, ``limit=``, ``in=``."""
+    query = ask.required("q")
+    limit = ask.whole_number("limit", 10, 1, 200)
+    scope = ask.choice("in", ("rules", "glossary", "all"), "all")
+    return ask.edition().search(query, limit=limit, scope=scope).to_json()
+
+
+_BOARD_NAMES = {"json": "board.json", "markdown": "board.md"}
+
+
+def check(ask: Ask) -> Any:
+    """``judge check FILE --json``, the board POSTed as YAML, JSON or a Markdown question."""
+    from ..scenario.loader import ScenarioSyntaxError, load_scenario_text
+    from ..scenario.ruling import ruling_json
+    from ..scenario.sba import Note, replay
+
+    kind = ask.content_type.split(";")[0].strip().lower()
+    name = next((n for k, n in _BOARD_NAMES.items() if k in kind), "board.yaml")
+    try:
+        text = ask.body.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ScenarioSyntaxError(name, None, None, f"not UTF-8 text ({exc.reason})") from None
+    scenario = load_scenario_text(text, name)
+    board = scenario.board
+    edition = ask.query.get("edition") or None
+    ed = ask.editions.get(edition or board.edition)
+    rules = ask.editions.scenario_rules(ed)
+    result = replay(board, rules)
+    if edition and board.edition and edition != board.edition:
+        # The command's note, word for word, so that the two answers stay the same.
+        note = f"--edition {edition} overrides the file's edition {board.edition}"
+        result.notes.insert(0, Note(rules.loop_rule, note))
+    out = ruling_json(result, scenario.question)
+    if ed.is_sample:
+        out["sample"] = True
+    return out
+
+
+def editions(ask: Ask) -> Any:
+    """``judge editions --json``."""
+    return [info.to_json() for info in ask.editions.store.editions()]
+
+
+def diff(ask: Ask) -> Any:
+    """``judge diff [REF] --from E1 --to E2 --json``: ``ref=``, ``from=``, ``to=``."""
+    from index.diff import diff_documents
+    from index.edition import edition_before
+
+    to = ask.query.get("to") or None
+    from_ = ask.query.get("from") or edition_before(to, store=ask.editions.store)
+    old = ask.editions.stored(from_).document
+    new = ask.editions.stored(to).document
+    changes = diff_documents(old, new, ask.query.get("ref") or None)
+    return {"from": old.edition, "to": new.edition, "changes": [c.to_json() for c in changes]}
+
+
+def history(ask: Ask) -> Any:
+    """``judge history REF --json``."""
+    from index.diff import history as rule_history
+
+    ref = ask.path["ref"]
+    edition = ask.query.get("edition") or None
+    anchor = ask.editions.store.resolve(edition) if edition is not None else None
+    documents = [ed.document for ed in ask.editions.all_stored()]
+    events = rule_history(documents, ref, anchor)
+    return {"rule": ref.strip(), "events": [e.to_json() for e in events]}
+
+
+def routes() -> list[Route]:
+    """The ``/api`` routes (``edition=`` on each)."""
+    return [
+        get("/api/rule/{ref}", rule),
+        get("/api/define/{term:path}", define),
+        get("/api/search", search),
+        post("/api/check", check),
+        get("/api/editions", editions),
+        get("/api/diff", diff),
+        get("/api/history/{ref}", history),
+        # DESIGN.md's /api/card/{name}, /api/ipg/{ref} and /api/mtr/{ref} go here, each one
+        # function like those above over the library call of `judge card`, `ipg`, `mtr`.
+    ]

@@ -1,0 +1,99 @@
+"""The editions a server keeps warm, shared by the threads that answer requests.
+
+Which edition a request names is decided by the library's own policy on every request
+(:func:`index.edition.open_edition`: ``latest``, partial dates, the sample when nothing is
+stored), so an edition stored while the server runs answers at once, and a rebuilt one answers
+from its new build. What is kept is the :class:`~index.edition.Edition` of each (date, build):
+read once, under a lock, and made warm (:meth:`~index.edition.Edition.keep_warm`), after which
+it is read-only apart from its searcher pool, which is thread-safe.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from index.edition import Edition
+    from index.store import EditionStore
+
+__all__ = ["Editions"]
+
+_Key = tuple[str, str, bool]
+
+
+class Editions:
+    """Editions opened by the library's policy, read once and kept warm for every thread."""
+
+    def __init__(self, store: EditionStore, notice: Callable[[str], None] | None = None) -> None:
+        self.store = store
+        self.notice = notice
+        self._lock = threading.Lock()
+        self._loading: dict[_Key, threading.Lock] = {}
+        self._warm: dict[_Key, Edition] = {}
+        self._scenario_rules: dict[_Key, Any] = {}
+
+    @staticmethod
+    def _key(ed: Edition) -> _Key:
+        return (ed.label, str(ed.path), ed.named_sample)
+
+    def _keep(self, probe: Edition) -> Edition:
+        """The warm edition for ``probe``'s date and build, made warm on first use."""
+        key = self._key(probe)
+        with self._lock:
+            found = self._warm.get(key)
+            if found is not None:
+                return found
+            loading = self._loading.setdefault(key, threading.Lock())
+        # One thread reads an edition; the others asking for it wait for that one.
+        with loading:
+            with self._lock:
+                found = self._warm.get(key)
+            if found is not None:
+                return found
+            probe.keep_warm()
+            with self._lock:
+                stale = [k for k in self._warm if k[0] == key[0] and k != key]
+                for old in stale:  # an edition rebuilt while we serve: drop the old build
+                    self._warm.pop(old).close()
+                    self._scenario_rules.pop(old, None)
+                self._warm[key] = probe
+        return probe
+
+    def get(self, wanted: str | None) -> Edition:
+        """The edition ``wanted`` names (default: the newest stored, else the bundled sample)."""
+        from index.edition import open_edition
+
+        return self._keep(open_edition(wanted, store=self.store, notice=self.notice))
+
+    def stored(self, wanted: str | None) -> Edition:
+        """Like :meth:`get`, but never the sample (for comparing editions)."""
+        from index.edition import open_stored_edition
+
+        return self._keep(open_stored_edition(wanted, store=self.store))
+
+    def all_stored(self) -> list[Edition]:
+        """Every stored edition, oldest first (raises ``NoEditionError`` when none is)."""
+        from index.edition import open_stored_editions
+
+        return [self._keep(ed) for ed in open_stored_editions(self.store)]
+
+    def scenario_rules(self, ed: Edition) -> Any:
+        """The checker's rules of ``ed`` (an ``EditionRules``), made once per edition."""
+        from ..scenario.editions import EditionRules
+
+        key = self._key(ed)
+        with self._lock:
+            rules = self._scenario_rules.get(key)
+        if rules is None:
+            rules = EditionRules.for_document(ed.document)
+            with self._lock:
+                self._scenario_rules[key] = rules
+        return rules
+
+    def close(self) -> None:
+        """Closes every open searcher."""
+        with self._lock:
+            for ed in self._warm.values():
+                ed.close()
