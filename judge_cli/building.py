@@ -51,6 +51,11 @@ def build_files(files: list[str]) -> list[dict[str, Any]]:
         if path.suffix.lower() in (".md", ".markdown"):
             results.append(_store_notes(store, path, data))
             continue
+        from .docs_commands import is_tournament_file, store_tournament_file
+
+        if is_tournament_file(data):
+            results.append(store_tournament_file(name, data))
+            continue
         try:
             info = store.add_bytes(data, path.name, extra=_search_builder())
         except CRReadError as exc:

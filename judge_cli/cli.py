@@ -66,6 +66,9 @@ LAZY_COMMANDS = {
     "cite-check": "judge_cli.diff_commands:cite_check",
     "diff": "judge_cli.diff_commands:diff",
     "history": "judge_cli.diff_commands:history",
+    "ipg": "judge_cli.docs_commands:ipg",
+    "jar": "judge_cli.docs_commands:jar",
+    "mtr": "judge_cli.docs_commands:mtr",
     "search": "judge_cli.search_command:search",
     "update": "judge_cli.update_command:update",
 }
@@ -173,24 +176,29 @@ def define(term: tuple[str, ...], edition: str | None, as_json: bool) -> None:
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @json_option
 def editions(as_json: bool) -> None:
-    """List the stored editions: date, number of rules and glossary entries, source."""
+    """List the stored editions (date, rules, glossary entries, source) and tournament documents."""
     from index.store import EditionStore
+
+    from .docs_commands import document_lines, document_records
 
     store = EditionStore.from_env()
     infos = store.editions()
     if as_json:
-        emit_json([info.to_json() for info in infos])
+        emit_json([info.to_json() for info in infos] + document_records())
         return
-    if not infos:
+    documents = document_lines()
+    if not infos and not documents:
         click.echo(f"No edition is stored in {store.root}. {GET_RULES}")
         return
-    newest = infos[-1].edition
+    newest = infos[-1].edition if infos else None
     for info in infos:
         mark = "  (newest)" if info.edition == newest else ""
         click.echo(
             f"{info.edition}  {info.rules:5d} rules  {info.glossary:4d} glossary entries  "
             f"{info.source}{mark}"
         )
+    for line in documents:
+        click.echo(line)
 
 
 @cli.group("index", context_settings=CONTEXT_SETTINGS)
@@ -206,7 +214,8 @@ def index_group() -> None:
 def index_build(files: tuple[str, ...], as_json: bool) -> None:
     """Parse CR text files and store each as an edition named by its effective date.
 
-    A Markdown file (.md) is stored as notes, searched alongside every edition.
+    A Markdown file (.md) is stored as notes, searched alongside every edition. The MTR, IPG
+    and JAR (the PDF Wizards publishes, or its text) are stored by document and date.
     """
     from .building import build_files
 
@@ -217,6 +226,11 @@ def index_build(files: tuple[str, ...], as_json: bool) -> None:
     for result in results:
         if result["kind"] == "notes":
             click.echo(f"Stored notes {result['name']}: {result['sections']} sections.")
+        elif result["kind"] == "document":
+            extra = f", {result['problems']} lines not placed (see --json)" if result["problems"] else ""
+            click.echo(
+                f"Stored {result['title']} {result['edition']}: {result['sections']} sections{extra}."
+            )
         else:
             problems = result["problems"]
             extra = f", {problems} lines not placed (see --json)" if problems else ""

@@ -22,7 +22,7 @@ __all__ = ["escape", "make_markdown", "render_markdown", "to_plain"]
 
 MAX_WIDTH = 80
 _ESCAPE_RE = re.compile(r"([\\`*\[\]<>#|])")
-_UNESCAPE_RE = re.compile(r"\\([\\`*\[\]<>#|_])")
+_UNESCAPE_RE = re.compile(r"\\([\\`*\[\]<>#|_.+=-])")
 
 
 def escape(text: str) -> str:

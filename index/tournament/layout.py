@@ -228,7 +228,9 @@ def is_paragraph_break(previous: str, line: str, width: int) -> bool:
         return True
     room = len(previous) + 1 + len(_first_word(line))
     if _ENDS_SENTENCE_RE.search(previous):
-        return room <= width
+        # Two characters' grace: letters are not all one width, so a word counted as fitting
+        # may not have fitted on the page (the 2020 JAR's "… action now." / "Otherwise, …").
+        return room <= width - 2
     return room <= width * 0.7
 
 
@@ -249,7 +251,10 @@ def reflow(lines: list[str], width: int) -> list[str]:
     for line in lines:
         if not line:
             continue
-        if current and is_paragraph_break(previous, line, width):
+        # A list item hangs from its marker: its lines end a few characters short of the
+        # margin, so the margin it is measured against moves in too.
+        margin = width - 6 if _STARTS_PARAGRAPH_RE.match(current) else width
+        if current and is_paragraph_break(previous, line, margin):
             paragraphs.append(current)
             current = ""
         current = join_wrapped(current, line)
