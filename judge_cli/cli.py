@@ -227,9 +227,11 @@ def index_build(files: tuple[str, ...], as_json: bool) -> None:
         if result["kind"] == "notes":
             click.echo(f"Stored notes {result['name']}: {result['sections']} sections.")
         elif result["kind"] == "document":
-            extra = f", {result['problems']} lines not placed (see --json)" if result["problems"] else ""
+            problems = result["problems"]
+            extra = f", {problems} lines not placed (see --json)" if problems else ""
             click.echo(
-                f"Stored {result['title']} {result['edition']}: {result['sections']} sections{extra}."
+                f"Stored {result['title']} {result['edition']}: "
+                f"{result['sections']} sections{extra}."
             )
         else:
             problems = result["problems"]

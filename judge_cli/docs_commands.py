@@ -16,6 +16,8 @@ from .common import CONTEXT_SETTINGS, emit_json, fail, json_option, stdout_is_te
 if TYPE_CHECKING:
     from index.tournament.store import DocumentStore
 
+    from .docs_answers import Answer
+
 __all__ = ["document_lines", "ipg", "is_tournament_file", "jar", "mtr", "store_tournament_file"]
 
 GET_DOCUMENTS = (
@@ -59,7 +61,7 @@ def store_tournament_file(name: str, data: bytes) -> dict[str, Any]:
     """Reads and stores one document; stops with ``Error: FILE: reason`` if it cannot."""
     import hashlib
 
-    from index.tournament.model import DocumentReadError
+    from index.tournament.model import KINDS, DocumentReadError
     from index.tournament.reader import read_document_bytes
 
     documents, _ = _stores()
@@ -82,7 +84,8 @@ def store_tournament_file(name: str, data: bytes) -> dict[str, Any]:
         "file": name,
         "document": info.document,
         "edition": info.edition,
-        "title": doc.title,
+        "title": KINDS[doc.kind],
+        "printed_title": doc.title,
         "sections": info.sections,
         "problems": len(doc.problems),
         "problem_lines": [
@@ -196,7 +199,9 @@ def _lookup(
     click.echo(show(answer_markdown(answer, record, refs), terminal=stdout_is_terminal()), nl=False)
 
 
-def _find(documents: DocumentStore, kind: str, words: tuple[str, ...], edition: str | None) -> Any:
+def _find(
+    documents: DocumentStore, kind: str, words: tuple[str, ...], edition: str | None
+) -> Answer:
     from index.tournament.lookup import (
         UnknownSectionError,
         find_named,
@@ -212,8 +217,7 @@ def _find(documents: DocumentStore, kind: str, words: tuple[str, ...], edition: 
     index = documents.index(kind, date)
     query = " ".join(words).strip()
     if not query:
-        numbers = index.numbers
-        return Answer(kind, index, documents.sections(index, numbers), query, "all")
+        return Answer(kind, index, documents.sections(index, index.numbers), query, "all")
     refs = [parse_section_ref(w) for w in words]
     if any(r is None for r in refs):
         refs = [parse_section_ref(query)]
@@ -226,8 +230,8 @@ def _find(documents: DocumentStore, kind: str, words: tuple[str, ...], edition: 
             numbers.extend(whole_section(index.entries, ref))
         return Answer(kind, index, documents.sections(index, numbers), query, "number")
     match = find_named(index.entries, query, kind=kind, edition=date, parts=kind == "jar")
-    numbers = whole_section(index.entries, match.number) if match.part is None else [match.number]
-    sections = documents.sections(index, numbers)
+    named = whole_section(index.entries, match.number) if match.part is None else [match.number]
+    sections = documents.sections(index, named)
     return Answer(kind, index, sections, query, match.how, match.part)
 
 

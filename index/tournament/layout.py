@@ -96,9 +96,7 @@ def lines_from_pages(pages: list[str]) -> list[Line]:
             # pypdf puts a page's footer before or after its body, so both ends are checked,
             # and a page may carry both a page number and a running line.
             for _ in range(2):
-                if keep and (
-                    _PAGE_NUMBER_RE.fullmatch(keep[end]) or _shape(keep[end]) in running
-                ):
+                if keep and (_PAGE_NUMBER_RE.fullmatch(keep[end]) or _shape(keep[end]) in running):
                     keep.pop(end)
                     while keep and not keep[end]:
                         keep.pop(end)
@@ -179,7 +177,7 @@ def repair_joined_hyphens(lines: list[Line], width: int) -> int:
         for word in _HYPHENATED_RE.findall(line.text):
             pieces = word.split("-")
             for i in range(1, len(pieces)):
-                key = "-".join(pieces[: i - 1] + [pieces[i - 1] + pieces[i]] + pieces[i + 1 :])
+                key = "-".join([*pieces[: i - 1], pieces[i - 1] + pieces[i], *pieces[i + 1 :]])
                 joined.setdefault(key.lower(), word)
     repaired = 0
     for line in lines:

@@ -158,8 +158,10 @@ def find_named(
     if len(partial) == 1:
         return SectionMatch(partial[0][0], "partial", partial[0][1])
     scored = sorted(
-        ((difflib.SequenceMatcher(None, wanted, name).ratio(), number, part)
-         for name, number, part in candidates),
+        (
+            (difflib.SequenceMatcher(None, wanted, name).ratio(), number, part)
+            for name, number, part in candidates
+        ),
         key=lambda t: -t[0],
     )
     best = scored[0] if scored else (0.0, "", None)
@@ -170,6 +172,4 @@ def find_named(
         nearest = [number for number, _ in partial]
     else:
         nearest = [number for ratio, number, _ in scored if ratio >= 0.5]
-    raise UnknownSectionError(
-        kind, edition, query, list(dict.fromkeys(nearest))[:5], by_name=True
-    )
+    raise UnknownSectionError(kind, edition, query, list(dict.fromkeys(nearest))[:5], by_name=True)

@@ -22,7 +22,7 @@ __all__ = [
     "ParseProblem",
     "Part",
     "TournamentDocument",
-    ]
+]
 
 KINDS: dict[str, str] = {
     "mtr": "Magic: The Gathering Tournament Rules",

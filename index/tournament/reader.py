@@ -138,8 +138,10 @@ _SENTENCE_INSIDE_RE = re.compile(r"[.!?][\"'”’)]*\s+[A-Z]")
 _PENALTY_RE = re.compile(
     r"^(?P<title>.*?)\s*\(?\b(?P<penalty>" + "|".join(PENALTIES) + r")\)?$", re.IGNORECASE
 )
+# Words a Title Case heading leaves in lower case.
 _SMALL_WORDS = frozenset(
-    "a an and as at by for from in into of on or the this to with vs".split()
+    {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the"}
+    | {"this", "to", "with", "vs"}
 )
 _IPG_PART_HEADINGS = {
     h.casefold(): h
@@ -268,15 +270,23 @@ class _NumberedSplitter:
                     state["sub"] = sub
                     return _Heading(number, m.group(3), line, parent=str(state["top"]))
             m = _TOP_RE.match(text)
-            if m and int(m.group(1)) == state["top"] + 1 and _is_title(m.group(2)):
-                n = int(m.group(1))
-                if self._accepts_top(i, n, m.group(2)):
-                    state["top"], state["sub"] = n, 0
-                    return _Heading(str(n), m.group(2), line)
+            n = int(m.group(1)) if m else 0
+            # The next number, or a later one the contents confirm (a section taken out).
+            follows = n == state["top"] + 1 or (
+                state["top"] < n <= state["top"] + 3 and str(n) in self.toc_titles
+            )
+            if m and follows and _is_title(m.group(2)) and self._accepts_top(i, n, m.group(2)):
+                state["top"], state["sub"] = n, 0
+                return _Heading(str(n), m.group(2), line)
         m = _APPENDIX_RE.match(text)
-        if m and ord(m.group(1).upper()) - ord("A") + 1 == state["appendix"] + 1:
-            state["appendix"] += 1
-            return _Heading(f"Appendix {m.group(1).upper()}", m.group(2), line)
+        letter = ord(m.group(1).upper()) - ord("A") + 1 if m else 0
+        number = f"Appendix {m.group(1).upper()}" if m else ""
+        if m and (
+            letter == state["appendix"] + 1
+            or (state["appendix"] < letter <= state["appendix"] + 3 and number in self.toc_titles)
+        ):
+            state["appendix"] = letter
+            return _Heading(number, m.group(2), line)
         if state["top"] == 0 and state["appendix"] == 0 and self._is_front_heading(i):
             title = self.front.get(_key(text), text)
             return _Heading(slug(title), title, line)
@@ -300,7 +310,9 @@ class _NumberedSplitter:
             headings.append(heading)
         sections = [self._section(h) for h in headings]
         if any(line.text for line in lead):
-            number = "preamble" if any(s.number == "introduction" for s in sections) else "introduction"
+            number = (
+                "preamble" if any(s.number == "introduction" for s in sections) else "introduction"
+            )
             sections.insert(0, self._section(_Heading(number, None, lead[0], body=lead)))
         self._check_against_toc(headings)
         return sections
@@ -392,14 +404,12 @@ class _NumberedSplitter:
                     )
                 )
         if self.has_toc:
-            for h in headings:
-                if h.number[:1].isdigit() or h.number.startswith("Appendix"):
-                    if h.number not in self.toc_titles:
-                        self.problems.append(
-                            ParseProblem(
-                                h.line.number, h.line.text[:200], "a heading the contents omit"
-                            )
-                        )
+            numbered = (h for h in headings if h.number[:1].isdigit() or h.number[:1] == "A")
+            self.problems.extend(
+                ParseProblem(h.line.number, h.line.text[:200], "a heading the contents omit")
+                for h in numbered
+                if h.number not in self.toc_titles
+            )
 
 
 def _penalty(text: str) -> str:

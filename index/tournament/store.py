@@ -231,7 +231,9 @@ class DocumentStore:
                 build,
             )
         except (KeyError, TypeError) as exc:
-            raise DocumentStoreError(kind, edition, build / "index.json", f"missing {exc}") from None
+            raise DocumentStoreError(
+                kind, edition, build / "index.json", f"missing {exc}"
+            ) from None
 
     def sections(self, index: SectionIndex, numbers: list[str]) -> list[DocSection]:
         """The sections named, read from only the files that hold them, in document order."""
