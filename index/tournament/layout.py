@@ -82,7 +82,9 @@ def lines_from_pages(pages: list[str]) -> list[Line]:
             lines.pop(0)
     edges: dict[str, int] = {}
     for lines in split:
-        for shape in {_shape(lines[0]), _shape(lines[-1])} if lines else set():
+        # The first and last lines once a page number is set aside: running lines sit there.
+        inner = [ln for ln in lines if ln and not _PAGE_NUMBER_RE.fullmatch(ln)]
+        for shape in {_shape(inner[0]), _shape(inner[-1])} if inner else set():
             edges[shape] = edges.get(shape, 0) + 1
     running = {
         shape
@@ -224,6 +226,8 @@ def is_paragraph_break(previous: str, line: str, width: int) -> bool:
     """
     if _STARTS_PARAGRAPH_RE.match(line):
         return True
+    if re.search(r"[A-Za-z]-$", previous):
+        return False  # a word broken at its hyphen ("state-" / "based") goes on
     room = len(previous) + 1 + len(_first_word(line))
     if _ENDS_SENTENCE_RE.search(previous):
         # Two characters' grace: letters are not all one width, so a word counted as fitting

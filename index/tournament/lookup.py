@@ -84,7 +84,10 @@ def nearest_sections(numbers: list[str], wanted: str, count: int = 3) -> list[st
     if not (wanted[:1].isdigit() or wanted.startswith("Appendix")):
         return difflib.get_close_matches(wanted, numbers, n=count)
     key = _sort_key(wanted)
-    family = [n for n in numbered if n.split(".")[0] == wanted.split(".")[0] and n != wanted]
+    if "." in wanted:
+        family = [n for n in numbered if n.split(".")[0] == wanted.split(".")[0] and n != wanted]
+    else:  # a top-level section: the other top-level sections and appendices
+        family = [n for n in numbered if "." not in n and n != wanted]
     pool = family or numbered
 
     def distance(n: str) -> tuple[float, tuple[int, int, str]]:
