@@ -210,8 +210,13 @@ def _section_markdown(record: dict[str, Any], kind: str, lookup: dict[str, str])
         blocks.append("References: " + "; ".join(_reference_line(r, kind) for r in references))
         for ref in references:
             if ref["document"] == "cr":
-                text = ref["text"] if ref["found"] else "(not in the stored CR editions)"
-                blocks.append(f"> **CR {ref['number']}** {_paragraph(text)}")
+                if ref["found"]:
+                    text = _paragraph(ref["text"])
+                elif ref["edition"]:
+                    text = f"_(not in the CR {ref['edition']})_"
+                else:
+                    text = "_(no CR edition is stored: `judge update` gets the newest)_"
+                blocks.append(f"> **CR {ref['number']}** {text}")
     if record["cited_by"]:
         names = [lookup.get(ref, ref) for ref in record["cited_by"]]
         blocks.append("Cited by: " + "; ".join(escape(_safe(n)) for n in names))

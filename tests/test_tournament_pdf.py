@@ -110,7 +110,14 @@ def test_a_bad_pdf_among_good_files_stops_before_it(judge_home: Path, tmp_path: 
     bad = tmp_path / "scanned.pdf"
     bad.write_bytes(make_pdf([[]]))
     result = CliRunner().invoke(
-        cli, ["index", "build", str(FIXTURES / "mini-mtr.txt"), str(bad), str(FIXTURES / "mini-jar.txt")]
+        cli,
+        [
+            "index",
+            "build",
+            str(FIXTURES / "mini-mtr.txt"),
+            str(bad),
+            str(FIXTURES / "mini-jar.txt"),
+        ],
     )
     assert result.exit_code == 1
     listing = CliRunner().invoke(cli, ["editions", "--json"])
