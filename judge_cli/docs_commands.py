@@ -40,10 +40,11 @@ def is_tournament_file(data: bytes) -> bool:
 
     if is_pdf(data):
         return True  # the CR is read from its .txt; a PDF is ours to read or refuse
-    head = data[:4096]
+    from index.decode import DecodeError, decode_rules_bytes
+
     try:
-        text = head.decode("utf-8-sig", errors="ignore") if b"\x00" not in head else ""
-    except UnicodeDecodeError:  # pragma: no cover - errors="ignore" never raises
+        text, _ = decode_rules_bytes(data[:4096])  # an even cut: UTF-16 stays whole
+    except DecodeError:
         return False
     from index.tournament.layout import Line, clean_line
     from index.tournament.model import DocumentReadError

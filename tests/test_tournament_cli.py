@@ -339,3 +339,18 @@ def test_lookups_import_neither_pypdf_nor_whoosh(stocked: Path) -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     ).stdout
     assert out == "[]\n"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "cp1252", "utf-8-sig"])
+def test_documents_saved_in_other_encodings_read_the_same(
+    judge_home: Path, tmp_path: Path, encoding: str
+) -> None:
+    path = tmp_path / "jar.txt"
+    path.write_bytes(MINI[2].read_text(encoding="utf-8").encode(encoding))
+    code, out = run("index", "build", str(path))
+    assert (code, out) == (
+        0,
+        "Stored Judging at Regular Rules Enforcement Level 2030-07-03: 3 sections.\n",
+    )
+    code, out = run("jar", "forgets", "--json")
+    assert json.loads(out)["sections"][0]["parts"][0]["heading"].endswith("“at the beginning”)")

@@ -97,9 +97,7 @@ def count_from_contents(name: str) -> int:
 def count_from_headings(name: str) -> int:
     """Heading-shaped lines of the raw text: ``1.1``, Title Case ``1.``, ``Appendix A —``."""
     subs, tops, appendices, front = set(), set(), set(), 0
-    title_case = re.compile(
-        rf"^(\d+)\.\s+{_TITLE_WORD}(?:\s+(?:{_TITLE_WORD}|{_SMALL}))*\s*$"
-    )
+    title_case = re.compile(rf"^(\d+)\.\s+{_TITLE_WORD}(?:\s+(?:{_TITLE_WORD}|{_SMALL}))*\s*$")
     for line in raw_lines(name):
         text = line.strip()
         if m := re.match(r"^(\d+\.\d+)\.?\s+[A-Z]", text):
@@ -116,7 +114,9 @@ def count_from_headings(name: str) -> int:
 def count_jar(name: str) -> int:
     """The untitled opening, and each short Title Case line (the JAR's section headings)."""
     headings = [
-        line for line in raw_lines(name) if re.fullmatch(r"[A-Z][a-z]+(?: [A-Z][a-z]+){0,3}\s*", line)
+        line
+        for line in raw_lines(name)
+        if re.fullmatch(r"[A-Z][a-z]+(?: [A-Z][a-z]+){0,3}\s*", line)
     ]
     return 1 + len(headings)
 
@@ -155,12 +155,14 @@ def test_jar_headings_are_the_bold_lines_of_the_pdf() -> None:
     lines: dict[tuple[int, float], list[tuple[str, bool]]] = {}
     for number, page in enumerate(reader.pages):
 
-        def visit(text: str, cm: object, tm: list[float], font: object, size: float) -> None:
+        def visit(
+            text: str, cm: object, tm: list[float], font: object, size: float, page_no: int = number
+        ) -> None:
             if text.strip() and font is not None:
                 bold = "Bold" in str(font.get("/BaseFont", ""))  # type: ignore[attr-defined]
-                lines.setdefault((number, round(tm[5])), []).append((text, bold))
+                lines.setdefault((page_no, round(tm[5])), []).append((text, bold))
 
-        page.extract_text(visitor_text=visit)  # noqa: B023 - used within the iteration
+        page.extract_text(visitor_text=visit)
     bold_lines = [
         "".join(t for t, _ in chunks).strip()
         for _, chunks in sorted(lines.items(), key=lambda kv: (kv[0][0], -kv[0][1]))
@@ -493,7 +495,15 @@ def test_ipg_2_1_json(real_home: Path) -> None:
     code, out = _run(real_home, "ipg", "2.1", "--json")
     assert code == 0
     record = json.loads(out)
-    assert list(record) == ["document", "edition", "title", "sections", "query", "match", "cr_edition"]
+    assert list(record) == [
+        "document",
+        "edition",
+        "title",
+        "sections",
+        "query",
+        "match",
+        "cr_edition",
+    ]
     assert (record["document"], record["edition"], record["title"]) == (
         "ipg",
         "2024-09-23",
@@ -520,7 +530,15 @@ def test_mtr_2_5_json(real_home: Path) -> None:
     code, out = _run(real_home, "mtr", "2.5", "--json")
     assert code == 0
     record = json.loads(out)
-    assert list(record) == ["document", "edition", "title", "sections", "query", "match", "cr_edition"]
+    assert list(record) == [
+        "document",
+        "edition",
+        "title",
+        "sections",
+        "query",
+        "match",
+        "cr_edition",
+    ]
     (concede,) = record["sections"]
     assert list(concede) == SECTION_KEYS
     assert (concede["number"], concede["title"], concede["penalty"], concede["parent"]) == (
@@ -548,7 +566,10 @@ def test_cr_rules_cited_come_from_the_chosen_edition(real_home: Path) -> None:
     assert ref["text"].startswith("Each player begins the game with a starting life total of 20")
     code, out = _run(real_home, "mtr", "2.3", "--json", "--cr-edition", "2022-04-29")
     ref = json.loads(out)["sections"][0]["references"][1]
-    assert (ref["edition"], ref["text"][:40]) == ("2022-04-29", "Each player draws a number of cards equa")
+    assert (ref["edition"], ref["text"][:40]) == (
+        "2022-04-29",
+        "Each player draws a number of cards equa",
+    )
 
 
 def test_ipg_penalty_up_front_and_did_you_mean(real_home: Path) -> None:
