@@ -63,6 +63,7 @@ def store_tournament_file(name: str, data: bytes) -> dict[str, Any]:
     import hashlib
 
     from index.tournament.model import KINDS, DocumentReadError
+    from index.tournament.pdf import is_pdf
     from index.tournament.reader import read_document_bytes
 
     documents, _ = _stores()
@@ -70,10 +71,12 @@ def store_tournament_file(name: str, data: bytes) -> dict[str, Any]:
     try:
         doc = read_document_bytes(data, source)
     except DocumentReadError as exc:
+        # Every PDF comes here, a CR someone saved as PDF included: say what a PDF must be.
+        what = f"this is a PDF that judge could not read ({exc})" if is_pdf(data) else str(exc)
         fail(
-            f"{name}: {exc}. Nothing was stored. Use the Tournament Rules, Infraction Procedure "
-            "Guide or Judging at Regular REL as published at https://wpn.wizards.com/en/"
-            "rules-documents (PDF or text)."
+            f"{name}: {what}. Nothing was stored. The Tournament Rules, Infraction Procedure "
+            "Guide and Judging at Regular REL are read as published at https://wpn.wizards.com/"
+            "en/rules-documents (PDF or text); the Comprehensive Rules from their .txt."
         )
     try:
         info = documents.add(doc, source, hashlib.sha256(data).hexdigest())

@@ -62,8 +62,8 @@ class NotATournamentDocumentError(DocumentReadError):
         shown = first_line[:80] or "no text"
         super().__init__(
             source,
-            "not the Tournament Rules, the Infraction Procedure Guide or Judging at Regular REL "
-            f"(it begins “{shown}”)",
+            "it is not the Tournament Rules, the Infraction Procedure Guide or Judging at "
+            f"Regular REL: it begins “{shown}”",
         )
 
 
