@@ -8,16 +8,14 @@ CR edition chosen (by default the one in force on the document's date).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from index.tournament.model import KINDS, LABELS
+from index.tournament.kinds import KINDS, LABELS
 
 from .render import escape
 
 if TYPE_CHECKING:
     from index.store import EditionStore
-    from index.tournament.model import DocSection
     from index.tournament.store import DocumentStore, SectionIndex
 
 __all__ = ["Answer", "References", "answer_markdown", "answer_record"]
@@ -45,18 +43,26 @@ def section_label(kind: str, number: str, title: str | None) -> str:
     return f"{label} {title or number.replace('-', ' ').capitalize()}"
 
 
-@dataclass
 class References:
     """Resolves ``mtr:4.3``/``cr:103.4`` ids for one answer, reading each index once."""
 
-    store: DocumentStore
-    editions: EditionStore
-    kind: str
-    date: str
-    cr_wanted: str | None = None
-    cr_edition: str | None = None
-    _indexes: dict[str, SectionIndex | None] = field(default_factory=dict)
-    _rules: dict[str, str] = field(default_factory=dict)
+    def __init__(
+        self,
+        store: DocumentStore,
+        editions: EditionStore,
+        kind: str,
+        date: str,
+        cr_wanted: str | None = None,
+    ) -> None:
+        self.store = store
+        self.editions = editions
+        self.kind = kind
+        self.date = date
+        self.cr_wanted = cr_wanted
+        self.cr_edition: str | None = None
+        """The CR edition the rules cited were read from (once one was needed)."""
+        self._indexes: dict[str, SectionIndex | None] = {}
+        self._rules: dict[str, str] = {}
 
     def index(self, kind: str, own: SectionIndex | None = None) -> SectionIndex | None:
         """The index of the edition of ``kind`` that goes with this answer, if one is stored."""
@@ -133,42 +139,39 @@ class References:
         return record
 
 
-@dataclass
-class Answer:
-    """What one lookup found: the sections, and how the query matched."""
+class Answer(NamedTuple):
+    """What one lookup found: the stored records of the sections, and how the query matched."""
 
     kind: str
-    index: SectionIndex
-    sections: list[DocSection]
+    catalog: SectionIndex
+    """The edition's section index (numbers, titles, cross-references)."""
+    sections: list[dict[str, Any]]
+    """Stored records (see :meth:`~index.tournament.store.DocumentStore.section_records`)."""
     query: str
     how: str
     part: int | None = None
-    """With a part's heading matched (the JAR), the only part shown."""
+    """With a part's heading matched (the JAR), the index of the only headed part shown."""
 
 
-def _section_record(answer: Answer, section: DocSection, refs: References) -> dict[str, Any]:
-    index = answer.index
-    cites = index.cites.get(section.number, [])
-    parts = section.parts
+def _section_record(answer: Answer, row: dict[str, Any], refs: References) -> dict[str, Any]:
+    index = answer.catalog
+    number = row["number"]
+    cites = index.cites.get(number, [])
+    parts = [{"heading": heading, "text": text} for heading, text, _ in row["parts"]]
     if answer.part is not None and answer.how != "number":
-        parts = [p for i, p in enumerate(parts) if i == _part_position(section, answer.part)]
+        headed = [p for p in parts if p["heading"]]
+        parts = headed[answer.part : answer.part + 1]
     return {
-        "number": section.number,
-        "title": section.title,
-        "penalty": section.penalty,
-        "parent": section.parent,
-        "subsections": [e["number"] for e in index.entries if e["parent"] == section.number],
-        "parts": [p.to_json() for p in parts],
+        "number": number,
+        "title": row["title"],
+        "penalty": row["penalty"],
+        "parent": row["parent"],
+        "subsections": [e["number"] for e in index.entries if e["parent"] == number],
+        "parts": parts,
         "cites": list(cites),
-        "cited_by": refs.cited_by(index, section.number),
+        "cited_by": refs.cited_by(index, number),
         "references": [refs.resolve(ref, index) for ref in cites],
     }
-
-
-def _part_position(section: DocSection, headed_index: int) -> int:
-    """The position in ``parts`` of the ``headed_index``-th part that has a heading."""
-    headed = [i for i, p in enumerate(section.parts) if p.heading]
-    return headed[headed_index] if headed_index < len(headed) else -1
 
 
 def answer_record(answer: Answer, refs: References) -> dict[str, Any]:
@@ -176,7 +179,7 @@ def answer_record(answer: Answer, refs: References) -> dict[str, Any]:
     sections = [_section_record(answer, s, refs) for s in answer.sections]
     return {
         "document": answer.kind,
-        "edition": answer.index.edition,
+        "edition": answer.catalog.edition,
         "title": KINDS[answer.kind],
         "sections": sections,
         "query": answer.query,
@@ -229,7 +232,7 @@ def answer_markdown(answer: Answer, record: dict[str, Any], refs: References) ->
     blocks: list[str] = []
     if answer.how == "fuzzy" and answer.sections:
         first = answer.sections[0]
-        name = section_label(kind, first.number, first.title)
+        name = section_label(kind, first["number"], first["title"])
         blocks.append(
             f"_No {LABELS[kind]} section is named “{escape(_safe(answer.query))}”; "
             f"did you mean {escape(_safe(name))}?_"
@@ -238,7 +241,7 @@ def answer_markdown(answer: Answer, record: dict[str, Any], refs: References) ->
     for section in record["sections"]:
         blocks.extend(_section_markdown(section, kind, lookup))
     verb = "updated" if kind == "jar" else "effective"
-    footer = f"_{KINDS[kind]} {verb} {answer.index.edition}"
+    footer = f"_{KINDS[kind]} {verb} {answer.catalog.edition}"
     if refs.cr_edition and any(
         r["document"] == "cr" for s in record["sections"] for r in s["references"]
     ):

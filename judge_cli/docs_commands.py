@@ -105,7 +105,7 @@ def store_tournament_file(name: str, data: bytes) -> dict[str, Any]:
 
 def document_lines() -> list[str]:
     """The ``judge editions`` lines of the stored documents (none when none is stored)."""
-    from index.tournament.model import LABELS
+    from index.tournament.kinds import LABELS
 
     documents, _ = _stores()
     infos = documents.editions()
@@ -145,8 +145,8 @@ def _cr_edition_option(func: Any) -> Any:
 
 
 def _fail_lookup(exc: Exception, kind: str) -> NoReturn:
+    from index.tournament.kinds import LABELS
     from index.tournament.lookup import UnknownSectionError
-    from index.tournament.model import LABELS
     from index.tournament.store import DocumentStoreError, NoDocumentError
 
     label = LABELS[kind]
@@ -188,7 +188,7 @@ def _lookup(
     documents, editions = _stores()
     try:
         answer = _find(documents, kind, words, edition)
-        refs = References(documents, editions, kind, answer.index.edition, cr_edition)
+        refs = References(documents, editions, kind, answer.catalog.edition, cr_edition)
         record = answer_record(answer, refs)
     except (NoDocumentError, UnknownSectionError, DocumentStoreError) as exc:
         _fail_lookup(exc, kind)
@@ -221,7 +221,7 @@ def _find(
     index = documents.index(kind, date)
     query = " ".join(words).strip()
     if not query:
-        return Answer(kind, index, documents.sections(index, index.numbers), query, "all")
+        return Answer(kind, index, documents.section_records(index, index.numbers), query, "all")
     refs = [parse_section_ref(w) for w in words]
     if any(r is None for r in refs):
         refs = [parse_section_ref(query)]
@@ -232,10 +232,10 @@ def _find(
             if find_number(index.entries, ref) is None:
                 raise UnknownSectionError(kind, date, ref, nearest_sections(index.numbers, ref))
             numbers.extend(whole_section(index.entries, ref))
-        return Answer(kind, index, documents.sections(index, numbers), query, "number")
+        return Answer(kind, index, documents.section_records(index, numbers), query, "number")
     match = find_named(index.entries, query, kind=kind, edition=date, parts=kind == "jar")
     named = whole_section(index.entries, match.number) if match.part is None else [match.number]
-    sections = documents.sections(index, named)
+    sections = documents.section_records(index, named)
     return Answer(kind, index, sections, query, match.how, match.part)
 
 

@@ -7,8 +7,7 @@ a lookup reads the section files it shows and nothing else.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from glossary.fold import fold_text
 
@@ -38,8 +37,7 @@ class UnknownSectionError(LookupError):
         super().__init__(f"no section {wanted!r} in {kind} {edition}")
 
 
-@dataclass(frozen=True)
-class SectionMatch:
+class SectionMatch(NamedTuple):
     """A section found for a query, and how."""
 
     number: str

@@ -1,6 +1,6 @@
 """The tournament documents' model: sections with their parts, and the errors met reading them.
 
-Kept free of heavy imports: every ``judge mtr``/``ipg``/``jar`` lookup imports it.
+Lookups do not import it: they answer from the stored records (see :mod:`.store`).
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from glossary.entry import ParseProblem
+
+from .kinds import KINDS, LABELS
 
 __all__ = [
     "KINDS",
@@ -19,28 +21,9 @@ __all__ = [
     "EncryptedPdfError",
     "ImageOnlyPdfError",
     "NotATournamentDocumentError",
-    "ParseProblem",
     "Part",
     "TournamentDocument",
 ]
-
-KINDS: dict[str, str] = {
-    "mtr": "Magic: The Gathering Tournament Rules",
-    "ipg": "Magic Infraction Procedure Guide",
-    "jar": "Judging at Regular Rules Enforcement Level",
-    "dmtr": "Magic Digital Tournament Rules",
-    "dipg": "Magic Digital Infraction Procedure Guide",
-}
-"""Every document kind, by the short name used in ids (``ipg:2.1``) and folder names."""
-
-LABELS: dict[str, str] = {
-    "mtr": "MTR",
-    "ipg": "IPG",
-    "jar": "JAR",
-    "dmtr": "Digital MTR",
-    "dipg": "Digital IPG",
-}
-"""How output names a document before a section number: ``IPG 2.1``."""
 
 
 class DocumentReadError(ValueError):

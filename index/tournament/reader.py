@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from glossary.entry import ParseProblem
 from glossary.fold import fold_text
 
 from .dates import find_effective_date
@@ -30,7 +31,6 @@ from .model import (
     DocSection,
     DocumentReadError,
     NotATournamentDocumentError,
-    ParseProblem,
     Part,
     TournamentDocument,
 )

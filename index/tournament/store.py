@@ -16,13 +16,18 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from index.atomic import Slot, write_json
 
-from .model import KINDS, DocSection, ParseProblem, Part, TournamentDocument
+from .kinds import KINDS
+
+if TYPE_CHECKING:
+    from .model import DocSection, TournamentDocument
+
+# Lookups answer from the stored records themselves: no dataclass is built on their way,
+# since making one costs a cold start a millisecond or two.
 
 __all__ = [
     "DocumentInfo",
@@ -60,8 +65,7 @@ class NoDocumentError(LookupError):
             super().__init__(f"{kind} {wanted} is not stored (stored: {have})")
 
 
-@dataclass(frozen=True)
-class DocumentInfo:
+class DocumentInfo(NamedTuple):
     """What ``judge editions`` lists for one stored document edition."""
 
     document: str
@@ -84,18 +88,30 @@ class DocumentInfo:
         }
 
 
-@dataclass
 class SectionIndex:
     """The small index of one stored edition: numbers, titles and cross-references."""
 
-    kind: str
-    edition: str
-    title: str
-    entries: list[dict[str, Any]]
-    """``{"number", "title", "penalty", "parent", "group", "parts"}`` per section, in order."""
-    cites: dict[str, list[str]]
-    cited_by: dict[str, list[str]]
-    path: Path
+    def __init__(
+        self,
+        kind: str,
+        edition: str,
+        title: str,
+        entries: list[dict[str, Any]],
+        cites: dict[str, list[str]],
+        cited_by: dict[str, list[str]],
+        path: Path,
+    ) -> None:
+        self.kind = kind
+        self.edition = edition
+        self.title = title
+        self.entries = entries
+        """``{"number", "title", "penalty", "parent", "group", "parts"}`` per section, in order
+        (``parts``: the headings of its headed parts)."""
+        self.cites = cites
+        self.cited_by = cited_by
+        """Who cites each section within the same document (others are read at lookup time)."""
+        self.path = path
+        """The build folder."""
 
     def find(self, number: str) -> dict[str, Any] | None:
         """The entry of the section with this exact number, or ``None``."""
@@ -133,6 +149,8 @@ def _section_to_data(section: DocSection) -> dict[str, Any]:
 
 
 def _section_from_data(data: dict[str, Any]) -> DocSection:
+    from .model import DocSection, Part
+
     return DocSection(
         data["number"],
         data["title"],
@@ -235,26 +253,38 @@ class DocumentStore:
                 kind, edition, build / "index.json", f"missing {exc}"
             ) from None
 
-    def sections(self, index: SectionIndex, numbers: list[str]) -> list[DocSection]:
-        """The sections named, read from only the files that hold them, in document order."""
+    def section_records(self, index: SectionIndex, numbers: list[str]) -> list[dict[str, Any]]:
+        """The stored records of the sections named, in document order, reading only the files
+        that hold them: ``{"number", "title", "penalty", "parent", "line", "parts"}`` with
+        ``parts`` as ``[heading, text, line]`` rows."""
         wanted = set(numbers)
         groups = list(dict.fromkeys(e["group"] for e in index.entries if e["number"] in wanted))
-        found: dict[str, DocSection] = {}
+        found: dict[str, dict[str, Any]] = {}
         for group in groups:
             path = index.path / "sections" / f"{group}.json"
             data = _read_json(path, index.kind, index.edition)
             try:
                 for row in data["sections"]:
                     if row["number"] in wanted:
-                        found[row["number"]] = _section_from_data(row)
+                        if not all(len(part) == 3 for part in row["parts"]):
+                            raise ValueError(f"parts of {row['number']}")
+                        found[row["number"]] = row
             except (KeyError, TypeError, ValueError) as exc:
                 raise DocumentStoreError(
                     index.kind, index.edition, path, f"bad record: {exc}"
                 ) from None
         return [found[n] for n in index.numbers if n in found]
 
+    def sections(self, index: SectionIndex, numbers: list[str]) -> list[DocSection]:
+        """The sections named, as :class:`~index.tournament.model.DocSection`, in order."""
+        return [_section_from_data(row) for row in self.section_records(index, numbers)]
+
     def load(self, kind: str, edition: str) -> TournamentDocument:
         """A whole stored edition (for reading it through, searching or comparing it)."""
+        from glossary.entry import ParseProblem
+
+        from .model import TournamentDocument
+
         index = self.index(kind, edition)
         meta = _read_json(index.path / "meta.json", kind, edition)
         doc = TournamentDocument(kind, edition, index.title)
