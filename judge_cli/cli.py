@@ -184,7 +184,7 @@ def editions(as_json: bool) -> None:
     store = EditionStore.from_env()
     infos = store.editions()
     if as_json:
-        emit_json([info.to_json() for info in infos] + document_records())
+        emit_json([info.to_json() | {"document": "cr"} for info in infos] + document_records())
         return
     documents = document_lines()
     if not infos and not documents:

@@ -70,8 +70,8 @@ def test_editions_lists_documents_after_the_cr(stocked: Path) -> None:
     code, out = run("editions", "--json")
     records = json.loads(out)
     assert {"edition", "rules", "glossary", "source"} <= set(records[0])  # the CR, unchanged
-    assert [(r.get("document"), r["edition"]) for r in records] == [
-        (None, "2030-03-01"),
+    assert [(r["document"], r["edition"]) for r in records] == [
+        ("cr", "2030-03-01"),
         ("mtr", "2030-06-02"),
         ("ipg", "2030-05-01"),
         ("jar", "2030-07-03"),

@@ -121,4 +121,4 @@ def test_a_bad_pdf_among_good_files_stops_before_it(judge_home: Path, tmp_path: 
     )
     assert result.exit_code == 1
     listing = CliRunner().invoke(cli, ["editions", "--json"])
-    assert [r.get("document") for r in json.loads(listing.output)] == ["mtr"]
+    assert [r["document"] for r in json.loads(listing.output)] == ["mtr"]

@@ -398,3 +398,22 @@ def test_find_named_unknown_names_the_closest() -> None:
     with pytest.raises(UnknownSectionError) as caught:
         find_named(_entries(), "xyzzy", kind="ipg", edition="2030-05-01")  # type: ignore[arg-type]
     assert caught.value.nearest == []
+
+
+def test_an_oversized_file_is_refused_before_it_is_read() -> None:
+    big = "MAGIC INFRACTION PROCEDURE GUIDE\nEffective May 1, 2031\n" + "word " * 1_100_000
+    with pytest.raises(DocumentReadError, match="far more than a tournament document has"):
+        read(big)
+
+
+def test_pathological_headings_read_in_linear_time() -> None:
+    # Every line looks like the next heading ("1. …", Title Case, or a JAR heading); reading
+    # must not compare each with all the others (20,000 lines would then take minutes).
+    lines = "\n".join(f"1. Hello World\nHello World\n\n\n{n}. Two Words" for n in range(5000))
+    doc = read(f"MAGIC DIGITAL TOURNAMENT RULES\nEffective May 1, 2031\n{lines}\n")
+    assert [s.number for s in doc.sections][:3] == ["1", "2", "3"]  # type: ignore[attr-defined]
+    jar = read("Judging at Regular REL\nUpdated May 1, 2031\n" + "Common Issues\n" * 20_000)
+    numbers = [s.number for s in jar.sections]  # type: ignore[attr-defined]
+    # The last line has nothing under it, so it is text, not a heading.
+    assert len(numbers) == len(set(numbers)) == 19_999
+    assert numbers[:2] == ["common-issues", "common-issues-2"]

@@ -240,27 +240,33 @@ def join_wrapped(text: str, line: str) -> str:
     """Joins a wrapped line to the paragraph so far ("state-" + "based" → "state-based")."""
     if not text:
         return line
-    if re.search(r"[A-Za-z0-9][-—/]$", text):
-        return text + line
-    return f"{text} {line}"
+    return text + _joint(text, line) + line
+
+
+def _joint(text: str, line: str) -> str:
+    """What goes between a paragraph's last line and the next: nothing after a broken word."""
+    return "" if re.search(r"[A-Za-z0-9][-—/]$", text) else " "
 
 
 def reflow(lines: list[str], width: int) -> list[str]:
     """The paragraphs of hard-wrapped ``lines`` (empty lines are ignored: extractors differ)."""
     paragraphs: list[str] = []
-    current = ""
+    pieces: list[str] = []  # joined once per paragraph: a long one would be copied per line
     previous = ""
     for line in lines:
         if not line:
             continue
-        # A list item hangs from its marker: its lines end a few characters short of the
-        # margin, so the margin it is measured against moves in too.
-        margin = width - 6 if _STARTS_PARAGRAPH_RE.match(current) else width
-        if current and is_paragraph_break(previous, line, margin):
-            paragraphs.append(current)
-            current = ""
-        current = join_wrapped(current, line)
+        if pieces:
+            # A list item hangs from its marker: its lines end a few characters short of the
+            # margin, so the margin it is measured against moves in too.
+            margin = width - 6 if _STARTS_PARAGRAPH_RE.match(pieces[0]) else width
+            if is_paragraph_break(previous, line, margin):
+                paragraphs.append("".join(pieces))
+                pieces = []
+            else:
+                pieces.append(_joint(previous, line))
+        pieces.append(line)
         previous = line
-    if current:
-        paragraphs.append(current)
+    if pieces:
+        paragraphs.append("".join(pieces))
     return paragraphs

@@ -9,6 +9,7 @@ a section ("1. Find your opponent") never passes for a heading; the JAR at its h
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -91,16 +92,32 @@ def read_document_bytes(data: bytes, source: str) -> TournamentDocument:
     from .pdf import extract_pages, is_pdf
 
     if is_pdf(data):
-        lines = lines_from_pages(extract_pages(data, source))
+        pages = extract_pages(data, source)
+        _check_size(sum(len(page) for page in pages), source)
+        lines = lines_from_pages(pages)
     else:
         from index.decode import DecodeError, decode_rules_bytes
 
+        _check_size(len(data) // 2, source)  # UTF-16 doubles the bytes of the same text
         try:
             text, _ = decode_rules_bytes(data)
         except DecodeError as exc:
             raise DocumentReadError(source, str(exc)) from None
+        _check_size(len(text), source)
         lines = drop_page_numbers(lines_from_text(text))
     return read_document_lines(lines, source)
+
+
+MAX_CHARACTERS = 5_000_000
+"""Far more text than any tournament document (the MTR is under 150,000 characters)."""
+
+
+def _check_size(characters: int, source: str) -> None:
+    if characters > MAX_CHARACTERS:
+        raise DocumentReadError(
+            source,
+            f"{characters:,} characters of text, far more than a tournament document has",
+        )
 
 
 def read_document_lines(lines: list[Line], source: str) -> TournamentDocument:
@@ -148,6 +165,20 @@ _IPG_PART_HEADINGS = {
     for h in ("Definition", "Examples", "Example", "Philosophy", "Additional Remedy", "Remedy")
 }
 _INLINE_PART_RE = re.compile(r"^(Upgrade|Downgrade):\s*(.*)$")
+
+
+def _neighbour(lines: list[Line], i: int, step: int) -> str:
+    """The nearest non-empty line before (``step=-1``) or after (``+1``) line ``i``, or ``""``.
+
+    Blank lines come one or two at a time, so this stays close to ``i``; a page of blank
+    lines is crossed once per heading candidate, never per line.
+    """
+    j = i + step
+    while 0 <= j < len(lines):
+        if lines[j].text:
+            return lines[j].text
+        j += step
+    return ""
 
 
 def _is_title(text: str) -> bool:
@@ -239,9 +270,13 @@ class _NumberedSplitter:
     def _accepts_top(self, i: int, n: int, title: str) -> bool:
         # A numbered list inside a section also starts "3. …": the heading is the last "3."
         # line before the first "3.1" heading (or, with no 3.1, the one the contents name).
-        after = [s for s in self.sub_starts.get(n, []) if s > i]
-        if after:
-            return not any(i < c < after[0] for c in self.top_candidates.get(n, []))
+        starts = self.sub_starts.get(n, [])
+        first_after = bisect.bisect_right(starts, i)
+        if first_after < len(starts):
+            tops = self.top_candidates.get(n, [])
+            # Is there another "n." candidate between this line and that "n.1"?
+            nxt = bisect.bisect_right(tops, i)
+            return nxt >= len(tops) or tops[nxt] >= starts[first_after]
         if self.has_toc and str(n) in self.toc_titles:
             return _key(title).startswith(_key(self.toc_titles[str(n)]))
         return _is_title_case(title)
@@ -252,8 +287,8 @@ class _NumberedSplitter:
             return _key(text) in self.front
         if len(text) > 40 or not _is_title(text) or not _is_title_case(text):
             return False
-        before = next((ln.text for ln in reversed(self.body[:i]) if ln.text), "")
-        after = next((ln.text for ln in self.body[i + 1 :] if ln.text), "")
+        before = _neighbour(self.body, i, -1)
+        after = _neighbour(self.body, i, +1)
         return (not before or before.endswith((".", ":", "!", "?"))) and after[:1].isupper()
 
     def _heading_at(self, i: int, state: dict[str, int]) -> _Heading | None:
@@ -440,7 +475,7 @@ def _title_run(body: list[Line], i: int, width: int) -> int:
             or run[0].text.startswith("•")
         ):
             return 0
-        following = next((ln.text for ln in body[i + size :] if ln.text), "")
+        following = _neighbour(body, i + size - 1, +1)
         last = run[-1].text
         fits = len(last) + 1 + len(following.split(" ", 1)[0]) <= width
         if following[:1].isupper() or following.startswith("•"):
@@ -474,6 +509,7 @@ def _split_headed(body: list[Line], width: int) -> list[DocSection]:
             previous_ended = bool(re.search(r"[.!?:][\"'”’)]*$", line.text))
         i += 1
     blocks.append((heading, is_section, current, first))
+    seen: dict[str, int] = {}
     for title, opens_section, lines, start in blocks:
         texts = [ln.text for ln in lines]
         part_text = "\n".join(reflow(texts, width))
@@ -481,6 +517,9 @@ def _split_headed(body: list[Line], width: int) -> list[DocSection]:
             continue
         if opens_section or not sections:
             number = slug(title) if title else "introduction"
+            seen[number] = seen.get(number, 0) + 1
+            if seen[number] > 1:  # two headings alike: numbers stay unique ("resources-2")
+                number = f"{number}-{seen[number]}"
             sections.append(DocSection(number, title, [], line=start.number))
             if part_text:
                 sections[-1].parts.append(Part(None, part_text, start.number))
