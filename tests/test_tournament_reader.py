@@ -417,3 +417,17 @@ def test_pathological_headings_read_in_linear_time() -> None:
     # The last line has nothing under it, so it is text, not a heading.
     assert len(numbers) == len(set(numbers)) == 19_999
     assert numbers[:2] == ["common-issues", "common-issues-2"]
+
+
+def test_lines_around_the_title_are_kept_or_reported() -> None:
+    doc = read(
+        "Draft for review\nMAGIC INFRACTION PROCEDURE GUIDE\nA subtitle under the title\n"
+        "Effective May 1, 2031\n1. GENERAL\nText.\n"
+    )
+    assert [(p.line, p.text, p.reason) for p in doc.problems] == [  # type: ignore[attr-defined]
+        (1, "Draft for review", "before the document's title")
+    ]
+    assert [(s.number, s.text) for s in doc.sections] == [  # type: ignore[attr-defined]
+        ("introduction", "A subtitle under the title"),
+        ("1", "Text."),
+    ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from glossary.entry import ParseProblem
 from glossary.fold import fold_text
@@ -36,7 +37,14 @@ from .model import (
     TournamentDocument,
 )
 
-__all__ = ["PENALTIES", "read_document_bytes", "read_document_lines", "recognise", "slug"]
+__all__ = [
+    "PENALTIES",
+    "Recognised",
+    "read_document_bytes",
+    "read_document_lines",
+    "recognise",
+    "slug",
+]
 
 PENALTIES = ("No Penalty", "Warning", "Game Loss", "Match Loss", "Disqualification")
 """The penalties the IPG prints beside an infraction's title, mildest first."""
@@ -57,8 +65,20 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", fold_text(text).lower()).strip("-") or "section"
 
 
-def recognise(lines: list[Line], source: str) -> tuple[str, str, str, int]:
-    """``(kind, title, edition, index of the first body line)`` from a document's first lines.
+class Recognised(NamedTuple):
+    """What a document's first lines say it is."""
+
+    kind: str
+    title: str
+    edition: str
+    title_line: int
+    """The index in the lines of the title line."""
+    date_line: int
+    """The index of the "Effective …" line (a line or two under the title)."""
+
+
+def recognise(lines: list[Line], source: str) -> Recognised:
+    """Which document ``lines`` begin, by its title line and the date under it.
 
     Raises :class:`NotATournamentDocumentError` when no title line is found, and
     :class:`DocumentReadError` when the title has no date under it.
@@ -73,7 +93,7 @@ def recognise(lines: list[Line], source: str) -> tuple[str, str, str, int]:
         for later in filled[position + 1 : position + 4]:
             edition = find_effective_date(lines[later].text)
             if edition is not None:
-                return kind, text, edition, later + 1
+                return Recognised(kind, text, edition, index, later)
         raise DocumentReadError(
             source,
             f"found the title “{text}” but no “Effective …” or “Updated …” date under it",
@@ -122,14 +142,18 @@ def _check_size(characters: int, source: str) -> None:
 
 def read_document_lines(lines: list[Line], source: str) -> TournamentDocument:
     """Reads a document from its cleaned lines (see :mod:`.layout`)."""
-    kind, title, edition, start = recognise(lines, source)
-    doc = TournamentDocument(kind, edition, title)
+    found = recognise(lines, source)
+    kind = found.kind
+    doc = TournamentDocument(kind, found.edition, found.title)
     doc.problems.extend(
         ParseProblem(line.number, line.text[:200], "before the document's title")
-        for line in lines[: start - 2]
+        for line in lines[: found.title_line]
         if line.text
     )
-    body, toc, strays = split_toc(lines[start:])
+    # A line between the title and its date (a subtitle) is kept, as the text before the
+    # first heading; only the title and the date lines themselves are consumed.
+    after_title = lines[found.title_line + 1 : found.date_line] + lines[found.date_line + 1 :]
+    body, toc, strays = split_toc(after_title)
     doc.problems.extend(
         ParseProblem(line.number, line.text[:200], "inside the table of contents")
         for line in strays
