@@ -18,6 +18,15 @@ from glossary.entry import ParseProblem
 from glossary.fold import fold_text
 
 from .dates import find_effective_date
+from .headings import (
+    SMALL_WORDS,
+    is_title,
+    is_title_case,
+    key,
+    neighbour,
+    slug,
+    split_headed,
+)
 from .layout import (
     Line,
     TocEntry,
@@ -58,11 +67,6 @@ _TITLES = (
     ("jar", re.compile(r"judging at regular (?:rules enforcement level|rel)\b")),
 )
 _NUMBERED_KINDS = ("mtr", "ipg", "dmtr", "dipg")
-
-
-def slug(text: str) -> str:
-    """A lower-case, hyphenated id: "Common Issues" → ``common-issues``."""
-    return re.sub(r"[^a-z0-9]+", "-", fold_text(text).lower()).strip("-") or "section"
 
 
 class Recognised(NamedTuple):
@@ -165,7 +169,7 @@ def read_document_lines(lines: list[Line], source: str) -> TournamentDocument:
         doc.sections = splitter.split()
         doc.problems.extend(splitter.problems)
     else:
-        doc.sections = _split_headed(body, width)
+        doc.sections = split_headed(body, width)
     return doc
 
 
@@ -175,55 +179,14 @@ def read_document_lines(lines: list[Line], source: str) -> TournamentDocument:
 _TOP_RE = re.compile(r"^(\d{1,2})\.\s+(\S.*)$")
 _SUB_RE = re.compile(r"^(\d{1,2})\.(\d{1,2})\.?\s+(\S.*)$")
 _APPENDIX_RE = re.compile(r"^appendix\s+([A-Z])\s*[—–-]\s*(\S.*)$", re.IGNORECASE)
-_SENTENCE_INSIDE_RE = re.compile(r"[.!?][\"'”’)]*\s+[A-Z]")
 _PENALTY_RE = re.compile(
     r"^(?P<title>.*?)\s*\(?\b(?P<penalty>" + "|".join(PENALTIES) + r")\)?$", re.IGNORECASE
-)
-# Words a Title Case heading leaves in lower case.
-_SMALL_WORDS = frozenset(
-    {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the"}
-    | {"this", "to", "with", "vs"}
 )
 _IPG_PART_HEADINGS = {
     h.casefold(): h
     for h in ("Definition", "Examples", "Example", "Philosophy", "Additional Remedy", "Remedy")
 }
 _INLINE_PART_RE = re.compile(r"^(Upgrade|Downgrade):\s*(.*)$")
-
-
-def _neighbour(lines: list[Line], i: int, step: int) -> str:
-    """The nearest non-empty line before (``step=-1``) or after (``+1``) line ``i``, or ``""``.
-
-    Blank lines come one or two at a time, so this stays close to ``i``; a page of blank
-    lines is crossed once per heading candidate, never per line.
-    """
-    j = i + step
-    while 0 <= j < len(lines):
-        if lines[j].text:
-            return lines[j].text
-        j += step
-    return ""
-
-
-def _is_title(text: str) -> bool:
-    """Checks if text reads like a heading's title: short, capitalised, not a sentence."""
-    return (
-        len(text) <= 100
-        and text[:1].isupper()
-        and not text.endswith((".", ",", ";", ":"))
-        and not _SENTENCE_INSIDE_RE.search(text)
-    )
-
-
-def _is_title_case(text: str) -> bool:
-    words = re.findall(r"[A-Za-z][\w’'/-]*", text)
-    return bool(words) and all(
-        w[0].isupper() or w.lower() in _SMALL_WORDS for w in words if len(w) > 1
-    )
-
-
-def _key(text: str) -> str:
-    return re.sub(r"[\s.]+", " ", fold_text(text).casefold()).strip()
 
 
 @dataclass
@@ -270,16 +233,16 @@ class _NumberedSplitter:
                 self.toc_lines[number] = entry.line
                 appendix = number if number.startswith("Appendix") else None
             elif appendix is not None:
-                self.subheads.setdefault(appendix, {})[_key(entry.label)] = entry.label
+                self.subheads.setdefault(appendix, {})[key(entry.label)] = entry.label
             elif not self.toc_titles:
-                self.front[_key(entry.label)] = entry.label
+                self.front[key(entry.label)] = entry.label
         self.has_toc = bool(self.toc_titles)
 
     def _sub_starts(self) -> dict[int, list[int]]:
         starts: dict[int, list[int]] = {}
         for i, line in enumerate(self.body):
             m = _SUB_RE.match(line.text)
-            if m and int(m.group(2)) == 1 and _is_title(m.group(3)):
+            if m and int(m.group(2)) == 1 and is_title(m.group(3)):
                 starts.setdefault(int(m.group(1)), []).append(i)
         return starts
 
@@ -287,7 +250,7 @@ class _NumberedSplitter:
         found: dict[int, list[int]] = {}
         for i, line in enumerate(self.body):
             m = _TOP_RE.match(line.text)
-            if m and _is_title(m.group(2)):
+            if m and is_title(m.group(2)):
                 found.setdefault(int(m.group(1)), []).append(i)
         return found
 
@@ -302,17 +265,17 @@ class _NumberedSplitter:
             nxt = bisect.bisect_right(tops, i)
             return nxt >= len(tops) or tops[nxt] >= starts[first_after]
         if self.has_toc and str(n) in self.toc_titles:
-            return _key(title).startswith(_key(self.toc_titles[str(n)]))
-        return _is_title_case(title)
+            return key(title).startswith(key(self.toc_titles[str(n)]))
+        return is_title_case(title)
 
     def _is_front_heading(self, i: int) -> bool:
         text = self.body[i].text
         if self.front:
-            return _key(text) in self.front
-        if len(text) > 40 or not _is_title(text) or not _is_title_case(text):
+            return key(text) in self.front
+        if len(text) > 40 or not is_title(text) or not is_title_case(text):
             return False
-        before = _neighbour(self.body, i, -1)
-        after = _neighbour(self.body, i, +1)
+        before = neighbour(self.body, i, -1)
+        after = neighbour(self.body, i, +1)
         return (not before or before.endswith((".", ":", "!", "?"))) and after[:1].isupper()
 
     def _heading_at(self, i: int, state: dict[str, int]) -> _Heading | None:
@@ -320,7 +283,7 @@ class _NumberedSplitter:
         text = line.text
         if state["appendix"] == 0:
             m = _SUB_RE.match(text)
-            if m and state["top"] and int(m.group(1)) == state["top"] and _is_title(m.group(3)):
+            if m and state["top"] and int(m.group(1)) == state["top"] and is_title(m.group(3)):
                 sub = int(m.group(2))
                 number = f"{state['top']}.{sub}"
                 exact = sub == state["sub"] + 1
@@ -334,7 +297,7 @@ class _NumberedSplitter:
             follows = n == state["top"] + 1 or (
                 state["top"] < n <= state["top"] + 3 and str(n) in self.toc_titles
             )
-            if m and follows and _is_title(m.group(2)) and self._accepts_top(i, n, m.group(2)):
+            if m and follows and is_title(m.group(2)) and self._accepts_top(i, n, m.group(2)):
                 state["top"], state["sub"] = n, 0
                 return _Heading(str(n), m.group(2), line)
         m = _APPENDIX_RE.match(text)
@@ -347,7 +310,7 @@ class _NumberedSplitter:
             state["appendix"] = letter
             return _Heading(number, m.group(2), line)
         if state["top"] == 0 and state["appendix"] == 0 and self._is_front_heading(i):
-            title = self.front.get(_key(text), text)
+            title = self.front.get(key(text), text)
             return _Heading(slug(title), title, line)
         return None
 
@@ -383,8 +346,8 @@ class _NumberedSplitter:
         for _ in range(2):
             nxt = self.body[i].text if i < len(self.body) else ""
             last = heading.title.rsplit(" ", 1)[-1].lower()
-            longer = bool(wanted) and _key(wanted).startswith(_key(f"{heading.title} {nxt}"))
-            if nxt and _is_title(nxt) and len(nxt) < 60 and (last in _SMALL_WORDS or longer):
+            longer = bool(wanted) and key(wanted).startswith(key(f"{heading.title} {nxt}"))
+            if nxt and is_title(nxt) and len(nxt) < 60 and (last in SMALL_WORDS or longer):
                 heading.title = f"{heading.title} {nxt}"
                 i += 1
             else:
@@ -399,7 +362,7 @@ class _NumberedSplitter:
                 heading.penalty = _penalty(alone.group("penalty"))
                 i += 1
         # The contents print "Definition of Penalties" where the body shouts it in capitals.
-        if wanted and _key(wanted) == _key(heading.title) and heading.title.isupper():
+        if wanted and key(wanted) == key(heading.title) and heading.title.isupper():
             heading.title = wanted
         return i
 
@@ -439,16 +402,16 @@ class _NumberedSplitter:
         if not text:
             return None
         if self.kind in ("ipg", "dipg"):
-            key = text.casefold()
-            if key in _IPG_PART_HEADINGS:
-                return _IPG_PART_HEADINGS[key], ""
-            if key in {p.casefold() for p in PENALTIES}:
+            folded = text.casefold()
+            if folded in _IPG_PART_HEADINGS:
+                return _IPG_PART_HEADINGS[folded], ""
+            if folded in {p.casefold() for p in PENALTIES}:
                 return _penalty(text), ""  # the IPG's definitions of the penalties (1.1)
             m = _INLINE_PART_RE.match(text)
             if m:
                 return m.group(1), m.group(2)
-        if _key(text) in part_heads:
-            return part_heads[_key(text)], ""
+        if key(text) in part_heads:
+            return part_heads[key(text)], ""
         return None
 
     def _check_against_toc(self, headings: list[_Heading]) -> None:
@@ -473,80 +436,3 @@ class _NumberedSplitter:
 
 def _penalty(text: str) -> str:
     return next(p for p in PENALTIES if p.casefold() == text.casefold())
-
-
-# ---------------------------------------------------------------------------------------------
-# Headed documents (the JAR)
-
-_ENDS_SENTENCE_RE = re.compile(r"[.!?:;,][\"'”’)]*$")
-
-
-def _title_run(body: list[Line], i: int, width: int) -> int:
-    """The number of lines (1 or 2) of a heading starting at ``i``, or 0 if none starts there.
-
-    A heading follows a finished sentence (or another heading), holds no sentence, does not
-    fill its last line, and is followed by a line that starts with a capital or a bullet.
-    """
-    for size in (1, 2):
-        run = body[i : i + size]
-        if len(run) < size or not all(ln.text for ln in run):
-            return 0
-        text = " ".join(ln.text for ln in run)
-        if (
-            not run[0].text[:1].isupper()
-            or _ENDS_SENTENCE_RE.search(text)
-            or _SENTENCE_INSIDE_RE.search(text)
-            or run[0].text.startswith("•")
-        ):
-            return 0
-        following = _neighbour(body, i + size - 1, +1)
-        last = run[-1].text
-        fits = len(last) + 1 + len(following.split(" ", 1)[0]) <= width
-        if following[:1].isupper() or following.startswith("•"):
-            return size if fits else 0
-    return 0
-
-
-def _split_headed(body: list[Line], width: int) -> list[DocSection]:
-    """Sections at Title Case headings; the sentence-like headings under them become parts."""
-    sections: list[DocSection] = []
-    blocks: list[tuple[str | None, bool, list[Line], Line]] = []
-    current: list[Line] = []
-    heading: str | None = None
-    is_section = True
-    first = body[0] if body else Line("", 0)
-    previous_ended = True
-    i = 0
-    while i < len(body):
-        line = body[i]
-        size = _title_run(body, i, width) if previous_ended and line.text else 0
-        if size:
-            blocks.append((heading, is_section, current, first))
-            text = " ".join(ln.text for ln in body[i : i + size])
-            heading, current, first = text, [], line
-            is_section = size == 1 and len(text.split()) <= 6 and _is_title_case(text)
-            i += size
-            previous_ended = True
-            continue
-        current.append(line)
-        if line.text:
-            previous_ended = bool(re.search(r"[.!?:][\"'”’)]*$", line.text))
-        i += 1
-    blocks.append((heading, is_section, current, first))
-    seen: dict[str, int] = {}
-    for title, opens_section, lines, start in blocks:
-        texts = [ln.text for ln in lines]
-        part_text = "\n".join(reflow(texts, width))
-        if title is None and not part_text:
-            continue
-        if opens_section or not sections:
-            number = slug(title) if title else "introduction"
-            seen[number] = seen.get(number, 0) + 1
-            if seen[number] > 1:  # two headings alike: numbers stay unique ("resources-2")
-                number = f"{number}-{seen[number]}"
-            sections.append(DocSection(number, title, [], line=start.number))
-            if part_text:
-                sections[-1].parts.append(Part(None, part_text, start.number))
-        else:
-            sections[-1].parts.append(Part(title, part_text, start.number))
-    return sections
