@@ -354,3 +354,22 @@ def test_documents_saved_in_other_encodings_read_the_same(
     )
     code, out = run("jar", "forgets", "--json")
     assert json.loads(out)["sections"][0]["parts"][0]["heading"].endswith("“at the beginning”)")
+
+
+def test_terminal_rendering_keeps_numbered_steps(stocked: Path) -> None:
+    """On a terminal the answer goes through markdown-it: "1. Players …" stays text."""
+    from judge_cli.docs_answers import References, answer_markdown, answer_record
+    from judge_cli.docs_commands import _find, _stores
+    from judge_cli.render import render_markdown
+
+    documents, editions = _stores()
+    answer = _find(documents, "mtr", ("1.1",), None)
+    refs = References(documents, editions, "mtr", answer.catalog.edition)
+    markdown = answer_markdown(answer, answer_record(answer, refs), refs)
+    assert render_markdown(markdown, width=80, color=False) == (
+        "MTR 1.1 Tournament Types\n\n"
+        "There are rated and casual tournaments. A numbered list follows:\n\n"
+        "1. Players shuffle their decks.\n\n"
+        "2. Players draw seven cards.\n\n"
+        "Magic: The Gathering Tournament Rules effective 2030-06-02.\n"
+    )
