@@ -35,10 +35,11 @@ class NotesError(ValueError):
 
 @dataclass
 class StoredFile:
-    """What storing one file did: an edition (with its parse problems) or notes."""
+    """What storing one file did: an edition or a tournament document (with its parse problems),
+    or notes."""
 
     kind: str
-    """``edition`` or ``notes``."""
+    """``edition``, ``notes`` or ``document`` (a tournament document)."""
     file: str
     edition: str | None = None
     rules: int = 0
@@ -48,6 +49,11 @@ class StoredFile:
     sections: int = 0
     problems: list[dict[str, Any]] = field(default_factory=list)
     dangling: list[dict[str, str]] = field(default_factory=list)
+    document: str | None = None
+    """For a tournament document: ``mtr``, ``ipg``, ``jar``, ``dmtr`` or ``dipg``."""
+    title: str | None = None
+    """For a tournament document: its name (and, below, the title it prints)."""
+    printed_title: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``judge index build --json`` record."""
@@ -57,6 +63,19 @@ class StoredFile:
                 "file": self.file,
                 "name": self.name,
                 "sections": self.sections,
+            }
+        if self.kind == "document":
+            return {
+                "kind": "document",
+                "file": self.file,
+                "document": self.document,
+                "edition": self.edition,
+                "title": self.title,
+                "printed_title": self.printed_title,
+                "sections": self.sections,
+                "problems": len(self.problems),
+                "problem_lines": self.problems,
+                "dangling": self.dangling,
             }
         return {
             "kind": "edition",
@@ -81,17 +100,22 @@ def _read(name: str) -> bytes:
 def store_file(
     store: EditionStore, name: str, *, index_builder: IndexBuilder | None = None
 ) -> StoredFile:
-    """Stores one file: a ``.md`` file as notes, anything else as a CR edition.
+    """Stores one file: ``.md`` as notes, a tournament document (PDF or text) by document and
+    date, anything else as a CR edition.
 
-    Raises :class:`~index.errors.FileReadError`, :class:`~index.reader.CRReadError` (with
-    ``file`` set), :class:`NotesError` or :class:`~index.errors.StoreWriteError`.
+    Raises :class:`~index.errors.FileReadError`, :class:`~index.reader.CRReadError` or
+    :class:`~index.tournament.model.DocumentReadError` (with ``file`` set), :class:`NotesError`
+    or :class:`~index.errors.StoreWriteError`.
     """
     from .reader import CRReadError
+    from .tournament.ingest import is_tournament_file
 
     path = Path(name)
     data = _read(name)
     if path.suffix.lower() in (".md", ".markdown"):
         return _store_notes(store, str(path), path, data)
+    if is_tournament_file(data):
+        return _store_document(store, name, data)
     try:
         info = store.add_bytes(data, path.name, extra=index_builder)
     except CRReadError as exc:
@@ -128,3 +152,17 @@ def _store_notes(store: EditionStore, name: str, path: Path, data: bytes) -> Sto
     except OSError as exc:
         raise StoreWriteError(store.root, os_reason(exc), name) from None
     return StoredFile("notes", name, name=path.stem, sections=len(sections))
+
+
+def _store_document(store: EditionStore, name: str, data: bytes) -> StoredFile:
+    from .tournament.ingest import store_tournament_bytes
+    from .tournament.model import DocumentReadError
+
+    try:
+        stored = store_tournament_bytes(store.root, data, Path(name).name)
+    except DocumentReadError as exc:
+        exc.file = name
+        raise
+    except OSError as exc:
+        raise StoreWriteError(store.root, os_reason(exc), name) from None
+    return StoredFile("document", name, **stored)

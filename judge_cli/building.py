@@ -35,10 +35,13 @@ def _index_builder() -> Any:
 
 
 def _line(result: Any) -> str:
-    if result.kind == "notes":
-        return f"Stored notes {result.name}: {plural(result.sections, 'section')}."
     problems = len(result.problems)
     extra = f", {plural(problems, 'line')} not placed (see --json)" if problems else ""
+    if result.kind == "notes":
+        return f"Stored notes {result.name}: {plural(result.sections, 'section')}."
+    if result.kind == "document":
+        sections = plural(result.sections, "section")
+        return f"Stored {result.title} {result.edition}: {sections}{extra}."
     return (
         f"Stored edition {result.edition}: {plural(result.rules, 'rule')}, "
         f"{plural(result.glossary, 'glossary entry', 'glossary entries')}{extra}."

@@ -65,6 +65,9 @@ LAZY_COMMANDS = {
     "cite-check": "judge_cli.diff_commands:cite_check",
     "diff": "judge_cli.diff_commands:diff",
     "history": "judge_cli.diff_commands:history",
+    "ipg": "judge_cli.docs_commands:ipg",
+    "jar": "judge_cli.docs_commands:jar",
+    "mtr": "judge_cli.docs_commands:mtr",
     "completion": "judge_cli.completion:completion",
     "export": "judge_cli.web.export:export",
     "search": "judge_cli.search_command:search",
@@ -139,15 +142,23 @@ def define(term: tuple[str, ...], edition: str | None, as_json: bool) -> None:
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @json_option
 def editions(as_json: bool) -> None:
-    """List the stored editions: date, number of rules and glossary entries, source."""
+    """List the stored editions (date, rules, glossary entries, source) and tournament documents."""
+    from index.tournament.kinds import LABELS
+    from index.tournament.store import DocumentStore
+
     from .errors import GET_RULES
 
     store = open_store()
     infos = store.editions()
+    documents = DocumentStore(store.root)
+    stored_documents = documents.editions()
     if as_json:
-        emit_json([info.to_json() for info in infos])
+        emit_json(
+            [info.to_json() | {"document": "cr"} for info in infos]
+            + [info.to_json() for info in stored_documents]
+        )
         return
-    if not infos:
+    if not infos and not stored_documents:
         echo(f"No edition is stored in {store.root}. {GET_RULES}")
     newest = infos[-1].edition if infos else None
     for info in infos:
@@ -160,6 +171,12 @@ def editions(as_json: bool) -> None:
         echo(
             f"{date}  damaged: no complete build. Rebuild it with `judge index build FILE`, "
             f"or remove it with `judge index remove {date}`."
+        )
+    for doc in stored_documents:
+        mark = "  (newest)" if doc.edition == documents.dates(doc.document)[-1] else ""
+        echo(
+            f"{LABELS[doc.document]:11} {doc.edition}  {doc.sections:4d} sections  "
+            f"{doc.source}{mark}"
         )
 
 
@@ -176,8 +193,10 @@ def index_group() -> None:
 def index_build(files: tuple[str, ...], as_json: bool) -> None:
     """Parse CR text files and store each as an edition named by its effective date.
 
-    A Markdown file (.md) is stored as notes, searched alongside every edition. Every file is
-    tried, in order; a file that cannot be stored changes nothing and is reported at the end.
+    A Markdown file (.md) is stored as notes, searched alongside every edition. The MTR, IPG
+    and JAR (the PDF Wizards publishes, or its text) are stored by document and date. Every
+    file is tried, in order; a file that cannot be stored changes nothing and is reported at
+    the end.
     """
     from .building import build_files
 

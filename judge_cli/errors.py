@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["GET_CARDS", "GET_RULES", "Problem", "describe"]
+__all__ = ["GET_CARDS", "GET_DOCUMENTS", "GET_RULES", "Problem", "describe"]
 
 GET_RULES = (
     "To get the full rules, run `judge update`, or download the .txt from "
@@ -50,6 +50,8 @@ def _near(exc: Any) -> str:
 def _not_stored(exc: Any) -> str:
     if exc.wanted is None:
         return f"{exc}. {GET_RULES}"
+    if exc.purpose == "cited":
+        return f"CR {exc}. Leave out --cr-edition."
     if exc.purpose == "remove":
         return f"{exc}. Run `judge editions` to list them."
     return f"{exc}. Run `judge editions` to list them, or store it with `judge index build FILE`."
@@ -137,6 +139,50 @@ def _fetch(error: Any) -> str:
     return str(error)  # a server error (try again later), a truncated download
 
 
+GET_DOCUMENTS = (
+    "Download the PDF from https://wpn.wizards.com/en/rules-documents and run "
+    "`judge index build FILE`."
+)
+"""How to get the tournament documents, said whenever one is missing."""
+
+
+def _label(kind: str) -> str:
+    from index.tournament.kinds import LABELS
+
+    return LABELS.get(kind, kind.upper())
+
+
+def _no_document(exc: Any) -> str:
+    label = _label(exc.kind)
+    if exc.wanted is None:
+        return f"no {label} is stored. {GET_DOCUMENTS}"
+    have = ", ".join(exc.stored) if exc.stored else "none"
+    return (
+        f"{label} {exc.wanted} is not stored (stored: {have}). Run `judge editions` to list them."
+    )
+
+
+def _unknown_section(exc: Any) -> str:
+    label = _label(exc.kind)
+    if exc.by_name:
+        hint = f" Did you mean: {', '.join(exc.nearest)}?" if exc.nearest else ""
+        return (
+            f"no {label} {exc.edition} section is named “{exc.wanted}”.{hint} "
+            f"Give a section number (`judge {exc.kind} 2.1`) or part of its title."
+        )
+    return f"no section {exc.wanted} in the {label} {exc.edition}." + _near(exc)
+
+
+def _unreadable_document(exc: Any) -> str:
+    what = f"this is a PDF that judge could not read ({exc})" if exc.pdf else str(exc)
+    head = f"{exc.file}: " if exc.file else ""
+    return (
+        f"{head}{what}. Nothing was stored. The Tournament Rules, Infraction Procedure Guide and "
+        "Judging at Regular REL are read as published at https://wpn.wizards.com/en/"
+        "rules-documents (PDF or text); the Comprehensive Rules from their .txt."
+    )
+
+
 def _unknown_card(exc: Any) -> str:
     names = ", ".join(exc.suggestions)
     if exc.ambiguous:
@@ -163,6 +209,7 @@ _STORE_DAMAGED = (
     ". Rebuild it with `judge index build FILE`,"
     " or remove it with `judge index remove {e.edition}`."
 )
+_REBUILD = ". Rebuild it with `judge index build FILE`."
 _REBUILD_INDEX = ". Run `judge index build FILE` with the edition's .txt to rebuild it."
 _GIVE_FROM = ": give --from, or store an older edition."
 _REIMPORT = ". Import the card file again with `judge cards import FILE`."
@@ -210,6 +257,10 @@ _TABLE: list[tuple[str, str, int, Explain]] = [
     ("index.cards.errors", "CardFileError", 400, _bad_cards),
     ("index.cards.errors", "OlderSnapshotError", 409, _then(". Nothing was changed.")),
     ("index.cards.errors", "CardWriteError", 507, _cards_unwritten),
+    ("index.tournament.store", "NoDocumentError", 404, _no_document),
+    ("index.tournament.store", "DocumentStoreError", 500, _then(_REBUILD)),
+    ("index.tournament.lookup", "UnknownSectionError", 404, _unknown_section),
+    ("index.tournament.model", "DocumentReadError", 400, _unreadable_document),
     ("judge_cli.scenario.loader", "ScenarioError", 400, _then(_FIX_SCENARIO)),
     ("judge_cli.serve", "MissingExtraError", 500, _then(_INSTALL_EXTRA)),
     ("judge_cli.serve.command", "BindError", 500, _then(_OTHER_PORT)),

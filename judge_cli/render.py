@@ -99,7 +99,7 @@ def prepare_streams() -> None:
 
 
 _ESCAPE_RE = re.compile(r"([\\`*\[\]<>#|])")
-_UNESCAPE_RE = re.compile(r"\\([\\`*\[\]<>#|_])")
+_UNESCAPE_RE = re.compile(r"\\([\\`*\[\]<>#|_.+=-])")
 
 
 def escape(text: str) -> str:
