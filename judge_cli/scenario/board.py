@@ -21,6 +21,7 @@ __all__ = [
     "Permanent",
     "Player",
     "Status",
+    "Variant",
     "format_pt",
     "parse_pt",
 ]
@@ -28,15 +29,31 @@ __all__ = [
 ZONES = ("battlefield", "graveyard", "hand", "library", "exile", "stack", "command")
 """The zones an object may be in."""
 
-VARIANTS = (
-    "two-player",
-    "multiplayer",
-    "two-headed-giant",
-    "commander",
-    "archenemy",
-    "planechase",
-)
-"""The kinds of game a scenario may describe."""
+
+class Variant(str, enum.Enum):
+    """The kinds of game a scenario may describe; the value is what the file says."""
+
+    TWO_PLAYER = "two-player"
+    MULTIPLAYER = "multiplayer"
+    TWO_HEADED_GIANT = "two-headed-giant"
+    COMMANDER = "commander"
+    ARCHENEMY = "archenemy"
+    PLANECHASE = "planechase"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @classmethod
+    def of(cls, text: str) -> Variant | None:
+        """The variant a file's ``variant:`` names, or ``None`` for one the checker doesn't know."""
+        try:
+            return cls(text)
+        except ValueError:
+            return None
+
+
+VARIANTS = tuple(v.value for v in Variant)
+"""The kinds of game a scenario may describe, as the file writes them."""
 
 ChoiceValue = str | bool | int | list[str] | dict[str, str]
 """What a player chose for one state-based action: an object id, a player, a list, a mapping."""
@@ -254,11 +271,15 @@ class Permanent:
 
     def has_subtype(self, subtype: str) -> bool:
         """Checks if the object has this subtype (case-insensitive)."""
+        if subtype in self.subtypes:
+            return True
         wanted = subtype.lower()
         return any(s.lower() == wanted for s in self.subtypes)
 
     def has_keyword(self, keyword: str) -> bool:
         """Checks if the object has this keyword ability (case-insensitive)."""
+        if keyword in self.keywords:
+            return True
         wanted = keyword.lower()
         return any(k.lower() == wanted for k in self.keywords)
 
