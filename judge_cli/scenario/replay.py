@@ -98,7 +98,9 @@ def replay(board: BoardState, edition_rules: EditionRules | Document) -> Replay:
         found, step = perform(index, performed, rules)
         keep(found)
         changed = step.changed | end_of_check(index, step.moved)
-        dirty = None if step.everything else index.closure(changed)
+        dirty = index.closure(changed)  # brings views of what changed up to date, too
+        if step.everything:
+            dirty = None
         if (
             len(teams_at_start) >= 2
             and step.everything
