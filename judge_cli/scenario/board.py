@@ -14,6 +14,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from .format import SECTORS, board_to_dict, format_pt, object_to_dict, parse_pt, player_to_dict
+from .table import board_table
 
 __all__ = [
     "SECTORS",
@@ -336,8 +337,8 @@ class BoardState:
     def from_text(cls, text: str, filename: str = "<board>") -> BoardState:
         """Reads a scenario (YAML, JSON or a Markdown question); raises ``ScenarioError``."""
         # Imported here: reading needs PyYAML, which a board made in code does not.
-        from .format import Reader
         from .parse import parse_text
+        from .reading import Reader
 
         parsed = parse_text(text, filename)
         board: BoardState = Reader(filename, parsed.lines).read_board(
@@ -442,82 +443,7 @@ class BoardState:
         return self.status() == Status.VALID
 
     def __str__(self) -> str:
-        lines = [
-            f"Variant: {self.variant}" + (f"   Edition: {self.edition}" if self.edition else "")
-        ]
-        lines.append("Players:")
-        for p in self.players:
-            lines.append("  " + describe_player(p))
-        header = ("id", "name", "zone", "controller", "type", "P/T", "dmg", "counters", "notes")
-        rows = [header] + [_object_row(o) for o in self.objects]
-        widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-        lines.append("Objects:" if self.objects else "Objects: none")
-        if self.objects:
-            for n, row in enumerate(rows):
-                lines.append(
-                    "  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
-                )
-                if n == 0:
-                    lines.append("  " + "  ".join("-" * w for w in widths))
-        return "\n".join(lines)
-
-
-def describe_player(p: Player) -> str:
-    """One line about a player: life, poison, speed, team, flags."""
-    parts = [f"{p.name}: life {p.life}"]
-    if p.poison:
-        parts.append(f"poison {p.poison}")
-    if p.team:
-        parts.append(f"team {p.team}")
-    if p.speed is not None:
-        parts.append(f"speed {p.speed}")
-    for commander, amount in p.commander_damage.items():
-        parts.append(f"{amount} commander damage from {commander}")
-    if p.drew_from_empty_library:
-        parts.append("drew from an empty library")
-    if p.cant_lose:
-        parts.append(f"can't lose ({p.cant_lose})")
-    if p.lost:
-        parts.append("LOST")
-    return ", ".join(parts)
-
-
-def _object_row(o: Permanent) -> tuple[str, str, str, str, str, str, str, str, str]:
-    type_line = " ".join(o.supertypes + o.types)
-    if o.subtypes:
-        type_line += " — " + " ".join(o.subtypes)
-    pt = format_pt(o.power or 0, o.toughness) if o.toughness is not None else ""
-    counters = ", ".join(f"{k}:{v}" for k, v in o.counters.items() if v)
-    notes: list[str] = []
-    if o.attached_to:
-        notes.append(f"attached to {o.attached_to}")
-    notes.extend(o.keywords)
-    for flag in (
-        "token",
-        "copy_of",
-        "commander",
-        "tapped",
-        "deathtouch_damage",
-        "ability_on_stack",
-        "phased_out",
-    ):
-        if getattr(o, flag):
-            notes.append(flag.replace("_of", "").replace("_", " "))
-    if o.regeneration_shields:
-        notes.append(f"{o.regeneration_shields} regeneration shield(s)")
-    if o.protector:
-        notes.append(f"protector {o.protector}")
-    return (
-        o.id,
-        o.name,
-        o.zone,
-        o.controller_name,
-        type_line,
-        pt,
-        str(o.damage) if o.damage else "",
-        counters,
-        "; ".join(notes),
-    )
+        return board_table(self)
 
 
 def _compact_repr(obj: Any) -> str:

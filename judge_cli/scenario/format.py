@@ -1,4 +1,4 @@
-"""The scenario format in one place: a file's plain values read into a board, and written back.
+"""The scenario format in one place: the keys, types and defaults of a file, and writing one.
 
 The keys of a player, an object and an effect, their types and defaults are the fields of the
 dataclasses (``Player``, ``Permanent``, ``Effect``: their type hints and defaults). What a type
@@ -17,26 +17,27 @@ cannot say is in the field's metadata:
 ``last``      written after the other keys
 ``always``    written even when it has its default value
 
-So a new key is one field with its metadata. This module imports no dataclass: it is handed the
-class (``BoardState``) and finds the others through its type hints.
+So a new key is one field with its metadata. :class:`.reading.Reader` reads a file's values by
+these specs, :func:`to_dict` writes them. Neither imports a dataclass: they are handed the class
+(``BoardState``) and find the others through its type hints, so the board imports them and not
+the other way round.
 
 Keys from another source. An object's keys can come from somewhere besides the file (a card
-database, for ``card: NAME``): pass a :data:`Fill` to the reader. It is called with the object's
+database, for ``card: NAME``): pass a :data:`Fill` to the reader (``load_scenario_text(…,
+fill=…)``). It is called with the object's
 keys as the file wrote them, and what it returns is applied first; the file's own keys win, and
 a key the file writes also wins over the other form of its pair (``pt:`` over a filled
-``power:``). :attr:`Reader.written` remembers which keys the file itself wrote, by object id.
+``power:``). ``Reader.written`` (``Scenario.written``) remembers which keys the file itself
+wrote, by object id. That is ``Reader._filled`` in :mod:`.reading`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import functools
 import typing
 from collections.abc import Callable, Mapping
 from typing import Any
-
-from .errors import ScenarioLimitError, ScenarioReferenceError, ScenarioValueError
 
 __all__ = [
     "CHOICES",
@@ -45,14 +46,18 @@ __all__ = [
     "MAX_PLAYERS",
     "SECTORS",
     "Fill",
-    "Reader",
+    "Spec",
     "board_to_dict",
     "format_pt",
+    "hint_item",
     "keys_of",
     "object_to_dict",
+    "pairs_of",
     "parse_pt",
     "player_to_dict",
+    "specs",
     "to_dict",
+    "top_keys",
 ]
 
 MAX_OBJECTS = 10_000
@@ -101,7 +106,9 @@ def format_pt(power: int, toughness: int, signed: bool = False) -> str:
 
 
 @dataclasses.dataclass(frozen=True)
-class _Spec:
+class Spec:
+    """A field of a scenario dataclass as the file sees it."""
+
     name: str
     key: str
     kind: str
@@ -142,7 +149,7 @@ _KINDS: dict[Any, str] = {
 
 
 @functools.cache
-def _specs(cls: type) -> tuple[_Spec, ...]:
+def specs(cls: type) -> tuple[Spec, ...]:
     hints = typing.get_type_hints(cls)
     out = []
     for f in dataclasses.fields(cls):
@@ -155,15 +162,15 @@ def _specs(cls: type) -> tuple[_Spec, ...]:
                 kind, item = "items", typing.cast(type, args[0])
             else:
                 kind = "other"  # read by the board's own code (choices)
-        out.append(_Spec(f.name, f.metadata.get("key", f.name), kind, f, item))
+        out.append(Spec(f.name, f.metadata.get("key", f.name), kind, f, item))
     return tuple(out)
 
 
 @functools.cache
-def _pairs_of(cls: type) -> dict[str, tuple[str, ...]]:
+def pairs_of(cls: type) -> dict[str, tuple[str, ...]]:
     """``pair key → member keys`` (``pt → (power, toughness)``)."""
     out: dict[str, tuple[str, ...]] = {}
-    for spec in _specs(cls):
+    for spec in specs(cls):
         pair = spec.meta.get("pair")
         if pair:
             out[pair] = (*out.get(pair, ()), spec.key)
@@ -174,7 +181,7 @@ def _pairs_of(cls: type) -> dict[str, tuple[str, ...]]:
 def keys_of(cls: type) -> tuple[str, ...]:
     """The keys a file may write for one ``cls`` (a player, an object, an effect), in order."""
     out: list[str] = []
-    for spec in _specs(cls):
+    for spec in specs(cls):
         pair = spec.meta.get("pair")
         if pair and pair not in out:
             out.append(pair)
@@ -182,450 +189,11 @@ def keys_of(cls: type) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _hint_item(cls: type, name: str) -> type:
+def hint_item(cls: type, name: str) -> type:
     """The dataclass a ``list[...]`` field of ``cls`` holds."""
     args = typing.get_args(typing.get_type_hints(cls)[name])
     item: type = args[0]
     return item
-
-
-# ---------------------------------------------------------------------------------------------
-# Reading
-
-
-def _suggest(word: str, options: tuple[str, ...] | list[str], none: str = "") -> str:
-    """ "; did you mean 'x'?" for the closest option, else the valid ones (or ``none``)."""
-    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.5)
-    if close:
-        return f"; did you mean '{close[0]}'?"
-    if not options:
-        return f"; {none}" if none else ""
-    shown = ", ".join(options[:12]) + (", …" if len(options) > 12 else "")
-    return f"; valid: {shown}"
-
-
-_NO_OBJECTS = "the board has no objects"
-
-
-class Reader:
-    """Checks plain values against the scenario format and builds the board."""
-
-    def __init__(self, filename: str, lines: dict[str, int], fill: Fill | None = None) -> None:
-        self.filename = filename
-        self.lines = lines
-        self.fill = fill
-        self.written: dict[str, frozenset[str]] = {}
-        """The keys the file itself wrote for each object, by object id."""
-
-    # -- errors -----------------------------------------------------------------------------
-
-    def line_of(self, path: str) -> int | None:
-        while path:
-            if path in self.lines:
-                return self.lines[path]
-            cut = max(path.rfind("."), path.rfind("["))
-            if cut <= 0:
-                break
-            path = path[:cut]
-        return self.lines.get(path)
-
-    @staticmethod
-    def join(path: str, key: str) -> str:
-        """The path of ``key`` inside ``path`` (``objects[0].pt``)."""
-        return f"{path}.{key}" if path else key
-
-    def value_error(self, path: str, message: str) -> ScenarioValueError:
-        return ScenarioValueError(self.filename, self.line_of(path), path, message)
-
-    def reference_error(self, path: str, message: str) -> ScenarioReferenceError:
-        return ScenarioReferenceError(self.filename, self.line_of(path), path, message)
-
-    def check_keys(self, data: Mapping[str, Any], path: str, valid: tuple[str, ...]) -> None:
-        for key in data:
-            if key not in valid:
-                child = f"{path}.{key}" if path else key
-                raise self.value_error(child, "unknown key" + _suggest(key, valid))
-
-    # -- typed getters ----------------------------------------------------------------------
-
-    def get_int(self, data: Mapping[str, Any], key: str, path: str, default: int) -> int:
-        value = data.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.value_error(self.join(path, key), f"expected a whole number, got {value!r}")
-        return value
-
-    def get_opt_int(self, data: Mapping[str, Any], key: str, path: str) -> int | None:
-        if data.get(key) is None:
-            return None
-        return self.get_int(data, key, path, 0)
-
-    def get_bool(self, data: Mapping[str, Any], key: str, path: str, default: bool) -> bool:
-        value = data.get(key, default)
-        if not isinstance(value, bool):
-            raise self.value_error(self.join(path, key), f"expected true or false, got {value!r}")
-        return value
-
-    def get_str(self, data: Mapping[str, Any], key: str, path: str) -> str | None:
-        value = data.get(key)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, str | int | float):
-            raise self.value_error(self.join(path, key), f"expected text, got {value!r}")
-        return str(value)
-
-    def get_str_list(self, data: Mapping[str, Any], key: str, path: str, lower: bool) -> list[str]:
-        value = data.get(key)
-        if value is None:
-            return []
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list) or not all(isinstance(v, str | int) for v in value):
-            raise self.value_error(self.join(path, key), f"expected a list of words, got {value!r}")
-        return [str(v).lower() if lower else str(v) for v in value]
-
-    def get_counts(self, data: Mapping[str, Any], key: str, path: str) -> dict[str, int]:
-        value = data.get(key)
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            raise self.value_error(
-                self.join(path, key), f"expected a mapping of counts, got {value!r}"
-            )
-        out: dict[str, int] = {}
-        for name, count in value.items():
-            if isinstance(count, bool) or not isinstance(count, int):
-                raise self.value_error(
-                    f"{self.join(path, key)}.{name}", f"expected a whole number, got {count!r}"
-                )
-            out[str(name)] = count
-        return out
-
-    # -- a dataclass from its fields ------------------------------------------------------------
-
-    def read_fields(
-        self,
-        cls: type,
-        data: Mapping[str, Any],
-        path: str,
-        players: list[str],
-        skip: tuple[str, ...] = (),
-    ) -> dict[str, Any]:
-        """The constructor arguments of ``cls`` from ``data``, field by field, in order."""
-        out: dict[str, Any] = {}
-        pairs: set[str] = set()
-        for spec in _specs(cls):
-            if spec.name in skip:
-                continue
-            pair = spec.meta.get("pair")
-            if pair:
-                if pair not in pairs:
-                    pairs.add(pair)
-                    out.update(self._read_pair(cls, pair, data, path))
-                continue
-            out[spec.name] = self._read(spec, data, path, players)
-        return out
-
-    def _read(self, spec: _Spec, data: Mapping[str, Any], path: str, players: list[str]) -> Any:
-        key, kind, meta = spec.key, spec.kind, spec.meta
-        value: Any
-        if kind in ("text", "text?"):
-            value = self.get_str(data, key, path)
-            if spec.default is not None:
-                value = value or spec.default
-            if meta.get("required") and not value:
-                raise self.value_error(path, meta["required"])
-            if value is not None:
-                value = self._check_text(spec, value, path, players)
-        elif kind == "whole":
-            value = self.get_int(data, key, path, spec.default)
-        elif kind == "whole?":
-            value = self.get_opt_int(data, key, path)
-        elif kind == "truth":
-            value = self.get_bool(data, key, path, spec.default)
-        elif kind == "words":
-            value = self.get_str_list(data, key, path, lower=bool(meta.get("lower")))
-        elif kind == "counts":
-            value = self.get_counts(data, key, path)
-        elif kind == "items":
-            assert spec.item is not None
-            value = self._read_items(spec, spec.item, data.get(key) or [], self.join(path, key))
-        else:
-            raise TypeError(f"no reader for the field {spec.name!r}")
-        return value
-
-    def _check_text(self, spec: _Spec, value: str, path: str, players: list[str]) -> str:
-        meta = spec.meta
-        lowered = value.lower() if meta.get("lower") else value
-        valid = meta.get("valid")
-        if valid is not None and lowered not in valid:
-            what = meta.get("what", spec.key)
-            raise self.value_error(
-                self.join(path, spec.key), f"unknown {what} {value!r}" + _suggest(lowered, valid)
-            )
-        if meta.get("ref") == "player" and value not in players:
-            raise self.reference_error(
-                self.join(path, spec.key), f"unknown player {value!r}" + _suggest(value, players)
-            )
-        return lowered
-
-    def _read_pair(
-        self, cls: type, pair: str, data: Mapping[str, Any], path: str
-    ) -> dict[str, Any]:
-        members = [s for s in _specs(cls) if s.meta.get("pair") == pair]
-        first = members[0].meta
-        values = {s.name: self._read(s, data, path, []) for s in members}
-        raw = data.get(pair)
-        if raw is not None:
-            if first.get("exclusive") and any(s.key in data for s in members):
-                forms = "`/`".join(f"{s.key}:" for s in members)
-                raise self.value_error(f"{path}.{pair}", f"give either `{pair}:` or `{forms}`")
-            try:
-                parsed = parse_pt(str(raw))
-            except ValueError:
-                raise self.value_error(
-                    f"{path}.{pair}", f"expected {first['example']}, got {raw!r}"
-                ) from None
-            values = {s.name: v for s, v in zip(members, parsed, strict=True)}
-        return values
-
-    def _read_items(self, spec: _Spec, item: type, raw: Any, path: str) -> list[Any]:
-        example = spec.meta.get("example", "{…}")
-        if not isinstance(raw, list):
-            raise self.value_error(
-                path, f"expected a list of {spec.meta.get('shape', '')} mappings"
-            )
-        out = []
-        for j, entry in enumerate(raw):
-            entry_path = f"{path}[{j}]"
-            if not isinstance(entry, dict):
-                raise self.value_error(
-                    entry_path, f"expected a mapping such as {example}, got {entry!r}"
-                )
-            self.check_keys(entry, entry_path, keys_of(item))
-            out.append(item(**self.read_fields(item, entry, entry_path, [])))
-        return out
-
-    # -- the board ------------------------------------------------------------------------------
-
-    def read_board(self, cls: type, data: Any, first_line: int) -> Any:
-        """An instance of ``cls`` (``BoardState``) from the file's plain values."""
-        if not isinstance(data, dict):
-            raise ScenarioValueError(
-                self.filename, first_line, None, "the board must be a mapping with `players:`"
-            )
-        board_specs = {s.name: s for s in _specs(cls)}
-        self.check_keys(data, "", top_keys(cls))
-        edition = self.get_str(data, "edition", "")
-        variant = self._read(board_specs["variant"], data, "", [])
-        raw_players = data.get("players")
-        if not isinstance(raw_players, list) or not raw_players:
-            raise ScenarioValueError(
-                self.filename,
-                self.line_of("players") or first_line,
-                "players",
-                "expected a list of players, e.g. `players: [{name: Alice}, {name: Bob}]`",
-            )
-        self._limit("players", len(raw_players), MAX_PLAYERS)
-        player_cls = _hint_item(cls, "players")
-        players = [
-            self.read_player(player_cls, p, f"players[{i}]") for i, p in enumerate(raw_players)
-        ]
-        seen: dict[str, int] = {}
-        for i, p in enumerate(players):
-            if p.name in seen:
-                raise self.reference_error(
-                    f"players[{i}].name", f"duplicate player name {p.name!r}"
-                )
-            seen[p.name] = i
-        raw_objects = data.get("objects") or []
-        if not isinstance(raw_objects, list):
-            raise self.value_error("objects", "expected a list of objects")
-        self._limit("objects", len(raw_objects), MAX_OBJECTS)
-        for i, o in enumerate(raw_objects):
-            if not isinstance(o, dict):
-                raise self.value_error(f"objects[{i}]", f"expected a mapping, got {o!r}")
-        objects = self.read_objects(_hint_item(cls, "objects"), raw_objects, list(seen))
-        board = cls(players=players, objects=objects, edition=edition, variant=variant)
-        self.check_references(board)
-        board.choices = self.read_choices(data.get("choices"), board)
-        return board
-
-    def _limit(self, key: str, count: int, limit: int) -> None:
-        if count > limit:
-            raise ScenarioLimitError(
-                self.filename,
-                self.line_of(key),
-                key,
-                f"{count:,} {key}; a scenario may have at most {limit:,}",
-                limit,
-            )
-
-    def read_player(self, cls: type, data: Any, path: str) -> Any:
-        if isinstance(data, str):
-            return cls(data)
-        if not isinstance(data, dict):
-            raise self.value_error(path, f"expected a mapping with `name:`, got {data!r}")
-        self.check_keys(data, path, keys_of(cls))
-        return cls(**self.read_fields(cls, data, path, []))
-
-    def read_objects(self, cls: type, raw: list[dict[str, Any]], players: list[str]) -> list[Any]:
-        valid = keys_of(cls)
-        merged: list[dict[str, Any]] = []
-        for i, data in enumerate(raw):
-            path = f"objects[{i}]"
-            self.check_keys(data, path, valid)
-            merged.append(self._filled(cls, data, path) if self.fill is not None else dict(data))
-        names = [self.get_str(o, "name", f"objects[{i}]") for i, o in enumerate(merged)]
-        counts: dict[str, int] = {}
-        for name in names:
-            if name:
-                counts[name] = counts.get(name, 0) + 1
-        objects: list[Any] = []
-        ids: dict[str, int] = {}
-        for i, data in enumerate(merged):
-            path = f"objects[{i}]"
-            name = names[i] or ""
-            # An object's id defaults to its name, when no other object has that name.
-            object_id = self.get_str(data, "id", path)
-            if object_id is None:
-                if not name:
-                    raise self.value_error(path, "an object needs an `id:` or a `name:`")
-                if counts[name] > 1:
-                    raise self.reference_error(
-                        f"{path}.name",
-                        f"the name {name!r} is not unique, so this object needs an `id:`",
-                    )
-                object_id = name
-            if object_id in ids:
-                raise self.reference_error(
-                    f"{path}.id" if "id" in data else f"{path}.name",
-                    f"duplicate id {object_id!r} (first used by objects[{ids[object_id]}])",
-                )
-            ids[object_id] = i
-            self.written[object_id] = frozenset(raw[i])
-            # With neither an owner nor a controller, the only player is both.
-            if data.get("owner") is None and data.get("controller") is None:
-                if len(players) != 1:
-                    raise self.value_error(
-                        path, f"object {object_id!r} needs a `controller:` (or an `owner:`)"
-                    )
-                data = {**data, "controller": players[0]}
-            fields = self.read_fields(cls, data, path, players, skip=("id", "name"))
-            objects.append(cls(id=object_id, name=name, **fields))
-        return objects
-
-    def _filled(self, cls: type, data: Mapping[str, Any], path: str) -> dict[str, Any]:
-        """The object's keys from :attr:`fill`, then the file's own on top (see the module)."""
-        assert self.fill is not None
-        filled = dict(self.fill(data, path))
-        self.check_keys(filled, path, keys_of(cls))
-        for pair, members in _pairs_of(cls).items():
-            # What the file writes of a pair wins over the other form the source filled in.
-            if pair in data:
-                for member in members:
-                    filled.pop(member, None)
-            if any(member in data for member in members):
-                filled.pop(pair, None)
-        return {**filled, **data}
-
-    def check_references(self, board: Any) -> None:
-        """Every reference to an object (or player) names one on the board."""
-        ids = [o.id for o in board.objects]
-        id_set = set(ids)
-        names = [p.name for p in board.players]
-        for things, label in ((board.players, "players"), (board.objects, "objects")):
-            for i, thing in enumerate(things):
-                self._check_refs(thing, f"{label}[{i}]", ids, id_set, names)
-
-    def _check_refs(
-        self, thing: Any, path: str, ids: list[str], id_set: set[str], names: list[str]
-    ) -> None:
-        cls: type = type(thing)
-        for spec in _specs(cls):
-            value = getattr(thing, spec.name)
-            ref = spec.meta.get("ref")
-            if ref == "object" and value is not None and value not in id_set:
-                raise self.reference_error(
-                    f"{path}.{spec.key}",
-                    f"no object with id {value!r}" + _suggest(value, ids, _NO_OBJECTS),
-                )
-            if (
-                ref == "object or player"
-                and value is not None
-                and value not in id_set
-                and value not in names
-            ):
-                raise self.reference_error(
-                    f"{path}.{spec.key}",
-                    f"no object or player {value!r}" + _suggest(value, ids + names),
-                )
-            if spec.meta.get("ref_keys") == "object":
-                for key in value:
-                    if key not in id_set:
-                        raise self.reference_error(
-                            f"{path}.{spec.key}.{key}",
-                            f"no object with id {key!r}" + _suggest(key, ids, _NO_OBJECTS),
-                        )
-            if spec.kind == "items":
-                for j, item in enumerate(value):
-                    self._check_refs(item, f"{path}.{spec.key}[{j}]", ids, id_set, names)
-
-    def read_choices(self, raw: Any, board: Any) -> dict[str, dict[str, Any]]:
-        if raw is None:
-            return {}
-        if not isinstance(raw, dict):
-            raise self.value_error("choices", "expected a mapping: rule name → {player: choice}")
-        ids = [o.id for o in board.objects]
-        names = [p.name for p in board.players]
-        out: dict[str, dict[str, Any]] = {}
-        for rule_name, per_player in raw.items():
-            path = f"choices.{rule_name}"
-            if rule_name not in CHOICES:
-                raise self.value_error(path, "unknown choice" + _suggest(rule_name, CHOICE_NAMES))
-            if not isinstance(per_player, dict):
-                raise self.value_error(path, "expected a mapping of player → choice")
-            out[rule_name] = {}
-            for player, value in per_player.items():
-                ppath = f"{path}.{player}"
-                if player not in names:
-                    raise self.reference_error(
-                        ppath, f"unknown player {player!r}" + _suggest(player, names)
-                    )
-                out[rule_name][player] = self.check_choice(rule_name, value, ppath, ids, names)
-        return out
-
-    def check_choice(
-        self, rule_name: str, value: Any, path: str, ids: list[str], names: list[str]
-    ) -> Any:
-        def need(kind: str, item: Any, valid: list[str], item_path: str) -> str:
-            if not isinstance(item, str | int) or str(item) not in valid:
-                none = _NO_OBJECTS if kind == "object with id" else ""
-                raise self.reference_error(
-                    item_path, f"no {kind} {item!r}" + _suggest(str(item), valid, none)
-                )
-            return str(item)
-
-        checks: dict[str, Callable[[Any, str], str]] = {
-            "object": lambda v, p: need("object with id", v, ids, p),
-            "player": lambda v, p: need("player", v, names, p),
-            "sector": lambda v, p: need("sector", str(v).lower(), list(SECTORS), p),
-        }
-        check = checks[CHOICES[rule_name]]
-        if isinstance(value, bool):
-            if rule_name != "commander_to_command_zone":
-                raise self.value_error(path, f"expected a choice, got {value!r}")
-            return value
-        if isinstance(value, list):
-            return [check(v, f"{path}[{k}]") for k, v in enumerate(value)]
-        if isinstance(value, dict):
-            if rule_name not in ("battle_protector", "sector_designation"):
-                raise self.value_error(path, "expected an object id or a list of ids")
-            out: dict[str, str] = {}
-            for key, v in value.items():
-                need("object with id", key, ids, f"{path}.{key}")
-                out[str(key)] = check(v, f"{path}.{key}")
-            return out
-        return check(value, path)
 
 
 @functools.cache
@@ -646,8 +214,8 @@ def to_dict(obj: Any) -> dict[str, Any]:
     last: dict[str, Any] = {}
     pairs: set[str] = set()
     cls: type = type(obj)
-    specs = _specs(cls)
-    for spec in specs:
+    fields = specs(cls)
+    for spec in fields:
         meta = spec.meta
         target = last if meta.get("last") else out
         pair = meta.get("pair")
@@ -655,7 +223,7 @@ def to_dict(obj: Any) -> dict[str, Any]:
             if pair in pairs:
                 continue
             pairs.add(pair)
-            members = [s for s in specs if s.meta.get("pair") == pair]
+            members = [s for s in fields if s.meta.get("pair") == pair]
             values = [getattr(obj, s.name) for s in members]
             if all(v is not None for v in values):
                 power, toughness = values

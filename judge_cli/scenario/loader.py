@@ -7,7 +7,7 @@ the limits of :mod:`.parse` and :mod:`.format`); odd but meaningful boards load 
 by :meth:`BoardState.status`.
 
 Reading is two steps: :func:`.parse.parse_text` turns the text into plain values within fixed
-limits, and :class:`.format.Reader` checks them against the scenario format, whose keys are the
+limits, and :class:`.reading.Reader` checks them against the scenario format, whose keys are the
 fields of the board's dataclasses.
 """
 
@@ -24,8 +24,9 @@ from .errors import (
     ScenarioSyntaxError,
     ScenarioValueError,
 )
-from .format import CHOICE_NAMES, SECTORS, Fill, Reader, keys_of, top_keys
+from .format import CHOICE_NAMES, SECTORS, Fill, keys_of, top_keys
 from .parse import MAX_BYTES, parse_text
+from .reading import Reader
 
 __all__ = [
     "CHOICE_NAMES",
