@@ -60,7 +60,7 @@ __all__ = [
     "top_keys",
 ]
 
-MAX_OBJECTS = 10_000
+MAX_OBJECTS = 20_000
 """The most objects a scenario may have."""
 MAX_PLAYERS = 100
 """The most players a scenario may have."""
@@ -113,28 +113,18 @@ class Spec:
     key: str
     kind: str
     """``text``, ``whole``, ``truth``, ``words``, ``counts`` or ``items``; ``?`` when optional."""
-    field: dataclasses.Field[Any]
+    meta: Mapping[str, Any]
+    """The field's metadata (see the module)."""
+    has_default: bool
     item: type | None = None
     """The dataclass of a list's items."""
-
-    @property
-    def meta(self) -> Mapping[str, Any]:
-        return self.field.metadata
-
-    @property
-    def has_default(self) -> bool:
-        return not (
-            self.field.default is dataclasses.MISSING
-            and self.field.default_factory is dataclasses.MISSING
-        )
+    factory: Callable[[], Any] | None = None
+    fixed: Any = None
 
     @property
     def default(self) -> Any:
-        if self.field.default is not dataclasses.MISSING:
-            return self.field.default
-        if self.field.default_factory is not dataclasses.MISSING:
-            return self.field.default_factory()
-        return None
+        """The field's default value (a new one for a list or a mapping)."""
+        return self.factory() if self.factory is not None else self.fixed
 
 
 _KINDS: dict[Any, str] = {
@@ -162,7 +152,11 @@ def specs(cls: type) -> tuple[Spec, ...]:
                 kind, item = "items", typing.cast(type, args[0])
             else:
                 kind = "other"  # read by the board's own code (choices)
-        out.append(Spec(f.name, f.metadata.get("key", f.name), kind, f, item))
+        factory = None if f.default_factory is dataclasses.MISSING else f.default_factory
+        fixed = None if f.default is dataclasses.MISSING else f.default
+        has_default = factory is not None or f.default is not dataclasses.MISSING
+        key = f.metadata.get("key", f.name)
+        out.append(Spec(f.name, key, kind, dict(f.metadata), has_default, item, factory, fixed))
     return tuple(out)
 
 

@@ -30,9 +30,16 @@ from yaml.reader import Reader, ReaderError
 from yaml.resolver import Resolver
 from yaml.scanner import Scanner
 
-from .errors import ScenarioLimitError, ScenarioSyntaxError, ScenarioValueError, shown
+from .errors import (
+    ScenarioError,
+    ScenarioLimitError,
+    ScenarioSyntaxError,
+    ScenarioValueError,
+    shown,
+)
 
-CParser: Any = getattr(yaml, "CParser", None)  # None for a PyYAML built without libyaml
+# libyaml's parser; None for a PyYAML built without it.
+CParser: Any = getattr(yaml, "cyaml", None) and getattr(yaml.cyaml, "CParser", None)
 
 __all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_DIGITS", "MAX_VALUES", "Parsed", "parse_text"]
 
@@ -40,8 +47,9 @@ MAX_BYTES = 2_000_000
 """The largest scenario file read (10,000 objects written one key a line take about 1.2 MB)."""
 MAX_DEPTH = 32
 """How deep lists and mappings may nest, aliases included (a board needs six levels)."""
-MAX_VALUES = 300_000
-"""How many values (keys included) a file may stand for once its aliases are expanded."""
+MAX_VALUES = 400_000
+"""How many values (keys included) a file may hold once its aliases are expanded (a file of
+10,000 objects written as ``to_text`` writes them holds about 170,000)."""
 MAX_DIGITS = 18
 """The longest whole number, in digits."""
 
@@ -71,7 +79,7 @@ class Parsed:
 class _Refused(Exception):
     """Raised by the bounded composer; turned into a :class:`ScenarioError` with the line."""
 
-    def __init__(self, mark: yaml.Mark | None, message: str, limit: int | None = None) -> None:
+    def __init__(self, mark: Any, message: str, limit: int | None = None) -> None:
         super().__init__(message)
         self.mark = mark
         self.message = message
@@ -95,7 +103,7 @@ class _BoundedComposer(Composer):
 
     def compose_node(self, parent: Node | None, index: Any) -> Node:
         event = self.peek_event()
-        if self.check_event(AliasEvent):
+        if isinstance(event, AliasEvent):
             target = self.anchors.get(event.anchor)
             if target is not None:
                 size = self.sizes.get(id(target))
@@ -104,10 +112,11 @@ class _BoundedComposer(Composer):
                 self._count(size[0], event.start_mark)
                 self._reach(self.depth + size[1], event.start_mark)
             return cast(Node, super().compose_node(parent, index))
-        self.depth += 1
-        deepest, self.deepest = self.deepest, self.depth
+        depth = self.depth = self.depth + 1
+        outer, self.deepest = self.deepest, depth
         before = self.total
-        self._reach(self.depth, event.start_mark)
+        if depth > MAX_DEPTH:
+            raise _too_deep(event.start_mark)
         self._count(1, event.start_mark)
         node = cast(Node, super().compose_node(parent, index))
         if node.tag not in _TAGS:
@@ -115,30 +124,30 @@ class _BoundedComposer(Composer):
                 raise _Refused(
                     node.start_mark, "YAML merge keys (<<) are not supported; write the keys out"
                 )
-            raise _Refused(node.start_mark, f"the YAML tag {shown(node.tag)!r} is not supported")
-        self.sizes[id(node)] = (self.total - before, self.deepest - self.depth + 1)
-        self.deepest = max(deepest, self.deepest)
-        self.depth -= 1
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!", 1)
+            raise _Refused(node.start_mark, f"the YAML tag {shown(tag)} is not supported")
+        if event.anchor is not None:
+            # What an alias of it will stand for: how many values, and how many levels.
+            self.sizes[id(node)] = (self.total - before, self.deepest - depth + 1)
+        if outer > self.deepest:
+            self.deepest = outer
+        self.depth = depth - 1
         return node
 
-    def _count(self, values: int, mark: yaml.Mark) -> None:
+    def _count(self, values: int, mark: Any) -> None:
         self.total += values
         if self.total > MAX_VALUES:
             raise _Refused(
                 mark,
-                f"the file stands for more than {MAX_VALUES:,} values once its aliases are "
-                f"expanded (the limit is {MAX_VALUES:,})",
+                f"the file holds more than {MAX_VALUES:,} values once its aliases are "
+                "expanded (the limit)",
                 MAX_VALUES,
             )
 
-    def _reach(self, depth: int, mark: yaml.Mark) -> None:
+    def _reach(self, depth: int, mark: Any) -> None:
         self.deepest = max(self.deepest, depth)
         if depth > MAX_DEPTH:
-            raise _Refused(
-                mark,
-                f"lists and mappings nest more than {MAX_DEPTH} levels deep (the limit)",
-                MAX_DEPTH,
-            )
+            raise _too_deep(mark)
 
 
 class _PyLoader(Reader, Scanner, Parser, _BoundedComposer, SafeConstructor, Resolver):
@@ -172,23 +181,40 @@ def _compose(text: str, filename: str, offset: int) -> Node | None:
     """The YAML node graph, within the limits; raises :class:`ScenarioError`."""
     loaders: list[type] = [_PyLoader] if _FastLoader is None else [_FastLoader, _PyLoader]
     for cls in loaders:
-        loader = cls(text)
+        loader: Any = None
         try:
-            return loader.get_single_node()  # type: ignore[no-any-return]
+            loader = cls(text)
+            return cast(Node | None, loader.get_single_node())
         except _Refused as refused:
-            line = refused.mark.line + 1 + offset if refused.mark is not None else None
-            if refused.limit is not None:
-                raise ScenarioLimitError(
-                    filename, line, None, refused.message, refused.limit
-                ) from None
-            raise ScenarioValueError(filename, line, None, refused.message) from None
+            raise _refusal(refused, filename, offset) from None
         except yaml.YAMLError as exc:
             if cls is not _PyLoader:
+                if isinstance(exc, yaml.MarkedYAMLError) and exc.problem == _LIBYAML_TOO_DEEP:
+                    # libyaml looks ahead further than the composer, and stops at its own
+                    # (deeper) limit first: the same refusal, without parsing again slowly.
+                    raise _refusal(_too_deep(exc.problem_mark), filename, offset) from None
                 continue  # parse again with PyYAML's parser, for its wording of the error
             raise _syntax_error(exc, text, filename, offset) from None
         finally:
-            loader.dispose()
+            if loader is not None:
+                loader.dispose()
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+_LIBYAML_TOO_DEEP = "exceeded maximum nesting depth"
+
+
+def _refusal(refused: _Refused, filename: str, offset: int) -> ScenarioError:
+    line = refused.mark.line + 1 + offset if refused.mark is not None else None
+    if refused.limit is not None:
+        return ScenarioLimitError(filename, line, None, refused.message, refused.limit)
+    return ScenarioValueError(filename, line, None, refused.message)
+
+
+def _too_deep(mark: Any) -> _Refused:
+    return _Refused(
+        mark, f"lists and mappings nest more than {MAX_DEPTH} levels deep (the limit)", MAX_DEPTH
+    )
 
 
 def _syntax_error(

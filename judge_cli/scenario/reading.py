@@ -306,11 +306,12 @@ class Reader:
 
     def read_objects(self, cls: type, raw: list[dict[str, Any]], players: list[str]) -> list[Any]:
         valid = keys_of(cls)
-        merged: list[dict[str, Any]] = []
-        for i, data in enumerate(raw):
-            path = f"objects[{i}]"
-            self.check_keys(data, path, valid)
-            merged.append(self._filled(cls, data, path) if self.fill is not None else dict(data))
+        merged: list[Mapping[str, Any]] = list(raw)
+        if self.fill is not None:
+            # The filled keys come first, so that an id can default to a name a card gave.
+            for i, data in enumerate(raw):
+                self.check_keys(data, f"objects[{i}]", valid)
+                merged[i] = self._filled(cls, data, f"objects[{i}]")
         names = [self.get_str(o, "name", f"objects[{i}]") for i, o in enumerate(merged)]
         counts: dict[str, int] = {}
         for name in names:
@@ -318,8 +319,10 @@ class Reader:
                 counts[name] = counts.get(name, 0) + 1
         objects: list[Any] = []
         ids: dict[str, int] = {}
-        for i, data in enumerate(merged):
+        for i, given in enumerate(merged):
             path = f"objects[{i}]"
+            self.check_keys(raw[i], path, valid)
+            data = dict(given)
             name = names[i] or ""
             # An object's id defaults to its name, when no other object has that name.
             object_id = self.get_str(data, "id", path)
