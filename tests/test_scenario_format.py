@@ -11,6 +11,7 @@ import pytest
 
 from judge_cli.scenario import (
     BoardState,
+    FillError,
     Permanent,
     Player,
     ScenarioReferenceError,
@@ -101,6 +102,17 @@ def test_keys_from_another_source_come_first_and_the_file_wins() -> None:
     assert without.board.objects[1].types == []
 
 
+def test_a_source_that_cannot_fill_names_the_line_and_the_nearest() -> None:
+    def no_such_card(keys: Mapping[str, Any], path: str) -> Mapping[str, Any]:
+        raise FillError("enchant", "no card 'Grizly Bears'", ("Grizzly Bears",))
+
+    with pytest.raises(ScenarioReferenceError) as info:
+        load_scenario_text(BOARD, "b.yaml", fill=no_such_card)
+    assert (info.value.line, info.value.key) == (3, "objects[0].enchant")
+    assert info.value.nearest == ("Grizzly Bears",)
+    assert str(info.value) == "b.yaml, line 3, key 'objects[0].enchant': no card 'Grizly Bears'"
+
+
 def test_a_source_giving_unknown_keys_is_an_error() -> None:
     with pytest.raises(ScenarioValueError, match="unknown key; did you mean 'colors'"):
         load_scenario_text(BOARD, "b.yaml", fill=lambda keys, path: {"colour": ["red"]})
@@ -144,6 +156,7 @@ def test_the_message_as_a_sentence_has_one_final_mark() -> None:
     with pytest.raises(ScenarioValueError) as info:
         load_scenario_text("players: [Alice, Bob]\nobjects: [{id: x, tuoghness: 2}]", "b.yaml")
     assert info.value.sentence.endswith("did you mean 'toughness'?")
+    assert info.value.nearest == ("toughness",)
     with pytest.raises(ScenarioValueError) as info:
         load_scenario_text("players: [{name: Alice, life: lots}]\n", "b.yaml")
     assert info.value.sentence.endswith("got 'lots'.")

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from .board import BoardState, Effect, Permanent, Player, Status, Variant
     from .editions import Change, EditionRules, Kind
     from .errors import (
+        FillError,
         ScenarioError,
         ScenarioLimitError,
         ScenarioReferenceError,
@@ -46,6 +47,7 @@ _WHERE = {
     "ScenarioSyntaxError": "errors",
     "ScenarioValueError": "errors",
     "Fill": "format",
+    "FillError": "errors",
     "Scenario": "loader",
     "load_scenario_path": "loader",
     "load_scenario_text": "loader",
@@ -61,6 +63,7 @@ __all__ = [
     "EditionRules",
     "Effect",
     "Fill",
+    "FillError",
     "Kind",
     "Note",
     "Outcome",

@@ -240,8 +240,9 @@ class Change(enum.Enum):
 
 
 # Rules changes without a number of their own, oldest first, read like NUMBER_TABLE: an edition has
-# every change whose date is on or before its own. A real edition's own text is preferred where it
-# can answer (the token rule); these dates serve a document without that text.
+# every change whose date is on or before its own. A change the corpus only brackets is dated by
+# the first corpus edition that shows it, as NUMBER_TABLE's eras are. A real edition's own text is
+# preferred where it can answer (the token rule); these dates serve a document without that text.
 RULE_CHANGES: list[tuple[str, Change, str]] = [
     (
         "2004-10-01",
@@ -261,12 +262,14 @@ RULE_CHANGES: list[tuple[str, Change, str]] = [
     (
         "2013-07-13",
         Change.CREATURES_UNATTACH,
-        "Magic 2014 rules update: 704.5p names creatures attached to an object or player",
+        "the corpus's 2013-07-13 edition is the first to say \"If a creature is attached to an "
+        'object or player" (704.5q then); its 2009-07-11 edition does not',
     ),
     (
         "2018-07-13",
         Change.PHASED_TOKENS_STAY,
-        "Dominaria: 704.5d no longer names phased-out tokens (the corpus shows it in 2013-07-13)",
+        "the corpus's 2018-07-13 edition is the first whose 704.5d no longer says \"If a token is "
+        'phased out"; its 2013-07-13 edition still does',
     ),
 ]
 

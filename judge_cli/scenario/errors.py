@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 __all__ = [
+    "FillError",
     "ScenarioError",
     "ScenarioLimitError",
     "ScenarioReferenceError",
@@ -10,6 +11,19 @@ __all__ = [
     "ScenarioValueError",
     "shown",
 ]
+
+
+class FillError(LookupError):
+    """Raised by a ``fill`` (see :mod:`.format`) for a key it cannot fill from: ``card: Nope``.
+
+    The reader turns it into a :class:`ScenarioReferenceError` naming the file, line and key.
+    """
+
+    def __init__(self, key: str, message: str, nearest: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.key = key
+        self.message = message
+        self.nearest = nearest
 
 
 def shown(text: str) -> str:
@@ -22,11 +36,21 @@ def shown(text: str) -> str:
 class ScenarioError(ValueError):
     """A scenario file that cannot be replayed; the message names the file, line and key."""
 
-    def __init__(self, filename: str, line: int | None, key: str | None, message: str) -> None:
+    def __init__(
+        self,
+        filename: str,
+        line: int | None,
+        key: str | None,
+        message: str,
+        *,
+        nearest: tuple[str, ...] = (),
+    ) -> None:
         self.filename = filename
         self.line = line
         self.key = key
         self.reason = message
+        self.nearest = nearest
+        """The closest valid names, when the message suggests some (for a caller's own list)."""
         where = filename
         if line is not None:
             where += f", line {line}"

@@ -28,7 +28,9 @@ fill=…)``). It is called with the object's
 keys as the file wrote them, and what it returns is applied first; the file's own keys win, and
 a key the file writes also wins over the other form of its pair (``pt:`` over a filled
 ``power:``). ``Reader.written`` (``Scenario.written``) remembers which keys the file itself
-wrote, by object id. That is ``Reader._filled`` in :mod:`.reading`.
+wrote, by object id. A fill that cannot fill (no such card) raises :class:`.errors.FillError`
+with the key and the nearest names; the reader reports it with the file's line. That is
+``Reader._filled`` in :mod:`.reading`.
 """
 
 from __future__ import annotations

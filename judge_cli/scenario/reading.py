@@ -9,7 +9,7 @@ import difflib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .errors import ScenarioLimitError, ScenarioReferenceError, ScenarioValueError
+from .errors import FillError, ScenarioLimitError, ScenarioReferenceError, ScenarioValueError
 from .format import (
     CHOICE_NAMES,
     CHOICES,
@@ -29,9 +29,14 @@ from .format import (
 __all__ = ["Reader"]
 
 
+def _nearest(word: str, options: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """The options closest to ``word``, best first (at most three)."""
+    return tuple(difflib.get_close_matches(word, list(options), n=3, cutoff=0.5))
+
+
 def _suggest(word: str, options: tuple[str, ...] | list[str], none: str = "") -> str:
     """ "; did you mean 'x'?" for the closest option, else the valid ones (or ``none``)."""
-    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.5)
+    close = _nearest(word, options)
     if close:
         return f"; did you mean '{close[0]}'?"
     if not options:
@@ -70,17 +75,45 @@ class Reader:
         """The path of ``key`` inside ``path`` (``objects[0].pt``)."""
         return f"{path}.{key}" if path else key
 
-    def value_error(self, path: str, message: str) -> ScenarioValueError:
-        return ScenarioValueError(self.filename, self.line_of(path), path, message)
+    def value_error(
+        self,
+        path: str,
+        message: str,
+        word: str | None = None,
+        options: tuple[str, ...] | list[str] = (),
+    ) -> ScenarioValueError:
+        """The error at ``path``; with ``word``, ending in a suggestion from ``options``."""
+        line = self.line_of(path)
+        if word is None:
+            return ScenarioValueError(self.filename, line, path, message)
+        message += _suggest(word, options)
+        return ScenarioValueError(
+            self.filename, line, path, message, nearest=_nearest(word, options)
+        )
 
-    def reference_error(self, path: str, message: str) -> ScenarioReferenceError:
-        return ScenarioReferenceError(self.filename, self.line_of(path), path, message)
+    def reference_error(
+        self,
+        path: str,
+        message: str,
+        word: str | None = None,
+        options: tuple[str, ...] | list[str] = (),
+        none: str = "",
+    ) -> ScenarioReferenceError:
+        """The error at ``path``; with ``word``, the message ends in a suggestion from ``options``
+        (or says ``none`` when there are none)."""
+        line = self.line_of(path)
+        if word is None:
+            return ScenarioReferenceError(self.filename, line, path, message)
+        message += _suggest(word, options, none)
+        return ScenarioReferenceError(
+            self.filename, line, path, message, nearest=_nearest(word, options)
+        )
 
     def check_keys(self, data: Mapping[str, Any], path: str, valid: tuple[str, ...]) -> None:
         for key in data:
             if key not in valid:
                 child = f"{path}.{key}" if path else key
-                raise self.value_error(child, "unknown key" + _suggest(key, valid))
+                raise self.value_error(child, "unknown key", key, valid)
 
     # -- typed getters ----------------------------------------------------------------------
 
@@ -196,11 +229,11 @@ class Reader:
         if valid is not None and lowered not in valid:
             what = meta.get("what", spec.key)
             raise self.value_error(
-                self.join(path, spec.key), f"unknown {what} {value!r}" + _suggest(lowered, valid)
+                self.join(path, spec.key), f"unknown {what} {value!r}", lowered, valid
             )
         if meta.get("ref") == "player" and value not in players:
             raise self.reference_error(
-                self.join(path, spec.key), f"unknown player {value!r}" + _suggest(value, players)
+                self.join(path, spec.key), f"unknown player {value!r}", value, players
             )
         return lowered
 
@@ -356,7 +389,13 @@ class Reader:
     def _filled(self, cls: type, data: Mapping[str, Any], path: str) -> dict[str, Any]:
         """The object's keys from :attr:`fill`, then the file's own on top (see the module)."""
         assert self.fill is not None
-        filled = dict(self.fill(data, path))
+        try:
+            filled = dict(self.fill(data, path))
+        except FillError as exc:
+            where = self.join(path, exc.key)
+            raise ScenarioReferenceError(
+                self.filename, self.line_of(where), where, exc.message, nearest=exc.nearest
+            ) from None
         self.check_keys(filled, path, keys_of(cls))
         for pair, members in pairs_of(cls).items():
             # What the file writes of a pair wins over the other form the source filled in.
@@ -386,7 +425,10 @@ class Reader:
             if ref == "object" and value is not None and value not in id_set:
                 raise self.reference_error(
                     f"{path}.{spec.key}",
-                    f"no object with id {value!r}" + _suggest(value, ids, _NO_OBJECTS),
+                    f"no object with id {value!r}",
+                    value,
+                    ids,
+                    _NO_OBJECTS,
                 )
             if (
                 ref == "object or player"
@@ -396,14 +438,19 @@ class Reader:
             ):
                 raise self.reference_error(
                     f"{path}.{spec.key}",
-                    f"no object or player {value!r}" + _suggest(value, ids + names),
+                    f"no object or player {value!r}",
+                    value,
+                    ids + names,
                 )
             if spec.meta.get("ref_keys") == "object":
                 for key in value:
                     if key not in id_set:
                         raise self.reference_error(
                             f"{path}.{spec.key}.{key}",
-                            f"no object with id {key!r}" + _suggest(key, ids, _NO_OBJECTS),
+                            f"no object with id {key!r}",
+                            key,
+                            ids,
+                            _NO_OBJECTS,
                         )
             if spec.kind == "items":
                 for j, item in enumerate(value):
@@ -420,16 +467,14 @@ class Reader:
         for rule_name, per_player in raw.items():
             path = f"choices.{rule_name}"
             if rule_name not in CHOICES:
-                raise self.value_error(path, "unknown choice" + _suggest(rule_name, CHOICE_NAMES))
+                raise self.value_error(path, "unknown choice", rule_name, CHOICE_NAMES)
             if not isinstance(per_player, dict):
                 raise self.value_error(path, "expected a mapping of player → choice")
             out[rule_name] = {}
             for player, value in per_player.items():
                 ppath = f"{path}.{player}"
                 if player not in names:
-                    raise self.reference_error(
-                        ppath, f"unknown player {player!r}" + _suggest(player, names)
-                    )
+                    raise self.reference_error(ppath, f"unknown player {player!r}", player, names)
                 out[rule_name][player] = self.check_choice(rule_name, value, ppath, ids, names)
         return out
 
@@ -439,9 +484,7 @@ class Reader:
         def need(kind: str, item: Any, valid: list[str], item_path: str) -> str:
             if not isinstance(item, str | int) or str(item) not in valid:
                 none = _NO_OBJECTS if kind == "object with id" else ""
-                raise self.reference_error(
-                    item_path, f"no {kind} {item!r}" + _suggest(str(item), valid, none)
-                )
+                raise self.reference_error(item_path, f"no {kind} {item!r}", str(item), valid, none)
             return str(item)
 
         checks: dict[str, Callable[[Any, str], str]] = {
