@@ -144,7 +144,7 @@ def test_the_check_limit_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     assert result.notes[-1].note == "stopped after 5 checks, the limit"
 
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS

@@ -13,8 +13,10 @@ A trait looks only at what no state-based action changes (types, names, keywords
 token), so which objects have it is worked out once per board.
 
 The order is written once: :class:`Kind` lists the kinds as rule 704.5 and 704.6 do, and the
-finder runs them in that order, so actions come out in it. Interactions between two kinds on one
-object are the :data:`SUPERSEDES` table.
+finder runs them in that order, so actions (and notes) come out in it. Interactions between two
+kinds on one object are the :data:`SUPERSEDES` table. The check functions live in
+``checks_players``, ``checks_objects`` and ``checks_groups``; importing :mod:`.replay` (or
+:mod:`.sba`) imports them, which registers them.
 """
 
 from __future__ import annotations
