@@ -10,55 +10,60 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .board import BoardState, Effect, Permanent, Player, Status
-    from .editions import EditionRules, Kind
-    from .loader import (
-        Scenario,
+    from .actions import Action, Note, Outcome, Replay, StateBasedAction
+    from .board import BoardState, Effect, Permanent, Player, Status, Variant
+    from .editions import Change, EditionRules, Kind
+    from .errors import (
+        FillError,
         ScenarioError,
+        ScenarioLimitError,
         ScenarioReferenceError,
         ScenarioSyntaxError,
         ScenarioValueError,
-        load_scenario_path,
-        load_scenario_text,
     )
-    from .sba import (
-        Note,
-        Outcome,
-        Replay,
-        StateBasedAction,
-        apply_actions,
-        check_state_based_actions,
-        replay,
-    )
+    from .format import Fill
+    from .loader import Scenario, load_scenario_path, load_scenario_text
+    from .perform import apply_actions
+    from .replay import check_state_based_actions, replay
 
 _WHERE = {
+    "Action": "actions",
+    "Note": "actions",
+    "Outcome": "actions",
+    "Replay": "actions",
+    "StateBasedAction": "actions",
     "BoardState": "board",
     "Effect": "board",
     "Permanent": "board",
     "Player": "board",
     "Status": "board",
+    "Variant": "board",
+    "Change": "editions",
     "EditionRules": "editions",
     "Kind": "editions",
+    "ScenarioError": "errors",
+    "ScenarioLimitError": "errors",
+    "ScenarioReferenceError": "errors",
+    "ScenarioSyntaxError": "errors",
+    "ScenarioValueError": "errors",
+    "Fill": "format",
+    "FillError": "errors",
     "Scenario": "loader",
-    "ScenarioError": "loader",
-    "ScenarioReferenceError": "loader",
-    "ScenarioSyntaxError": "loader",
-    "ScenarioValueError": "loader",
     "load_scenario_path": "loader",
     "load_scenario_text": "loader",
-    "Note": "sba",
-    "Outcome": "sba",
-    "Replay": "sba",
-    "StateBasedAction": "sba",
-    "apply_actions": "sba",
-    "check_state_based_actions": "sba",
-    "replay": "sba",
+    "apply_actions": "perform",
+    "check_state_based_actions": "replay",
+    "replay": "replay",
 }
 
 __all__ = [
+    "Action",
     "BoardState",
+    "Change",
     "EditionRules",
     "Effect",
+    "Fill",
+    "FillError",
     "Kind",
     "Note",
     "Outcome",
@@ -67,11 +72,13 @@ __all__ = [
     "Replay",
     "Scenario",
     "ScenarioError",
+    "ScenarioLimitError",
     "ScenarioReferenceError",
     "ScenarioSyntaxError",
     "ScenarioValueError",
     "StateBasedAction",
     "Status",
+    "Variant",
     "apply_actions",
     "check_state_based_actions",
     "load_scenario_path",

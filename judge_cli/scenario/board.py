@@ -13,7 +13,12 @@ import enum
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
+from .format import SECTORS, board_to_dict, format_pt, object_to_dict, parse_pt, player_to_dict
+from .table import board_table
+
 __all__ = [
+    "SECTORS",
+    "VARIANTS",
     "ZONES",
     "BoardState",
     "ChoiceValue",
@@ -21,43 +26,44 @@ __all__ = [
     "Permanent",
     "Player",
     "Status",
+    "Variant",
     "format_pt",
+    "object_to_dict",
     "parse_pt",
+    "player_to_dict",
 ]
 
 ZONES = ("battlefield", "graveyard", "hand", "library", "exile", "stack", "command")
 """The zones an object may be in."""
 
-VARIANTS = (
-    "two-player",
-    "multiplayer",
-    "two-headed-giant",
-    "commander",
-    "archenemy",
-    "planechase",
-)
-"""The kinds of game a scenario may describe."""
+
+class Variant(str, enum.Enum):
+    """The kinds of game a scenario may describe; the value is what the file says."""
+
+    TWO_PLAYER = "two-player"
+    MULTIPLAYER = "multiplayer"
+    TWO_HEADED_GIANT = "two-headed-giant"
+    COMMANDER = "commander"
+    ARCHENEMY = "archenemy"
+    PLANECHASE = "planechase"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @classmethod
+    def of(cls, text: str) -> Variant | None:
+        """The variant a file's ``variant:`` names, or ``None`` for one the checker doesn't know."""
+        try:
+            return cls(text)
+        except ValueError:
+            return None
+
+
+VARIANTS = tuple(v.value for v in Variant)
+"""The kinds of game a scenario may describe, as the file writes them."""
 
 ChoiceValue = str | bool | int | list[str] | dict[str, str]
 """What a player chose for one state-based action: an object id, a player, a list, a mapping."""
-
-
-def parse_pt(text: str) -> tuple[int, int]:
-    """Parses ``"2/2"``, ``"+1/+1"`` or ``"-1/3"`` into ``(power, toughness)``."""
-    parts = str(text).replace(" ", "").split("/")
-    if len(parts) != 2:
-        raise ValueError(f"invalid power/toughness: {text!r}")
-    try:
-        return int(parts[0]), int(parts[1])
-    except ValueError:
-        raise ValueError(f"invalid power/toughness: {text!r}") from None
-
-
-def format_pt(power: int, toughness: int, signed: bool = False) -> str:
-    """The inverse of :func:`parse_pt`: ``"2/2"``, or ``"+1/+1"`` when ``signed``."""
-    if signed:
-        return f"{power:+d}/{toughness:+d}"
-    return f"{power}/{toughness}"
 
 
 class Status(enum.IntFlag):
@@ -98,11 +104,15 @@ class Status(enum.IntFlag):
 class Effect:
     """A continuous effect on an object that ends when its source leaves the battlefield."""
 
-    source: str
+    source: str = field(
+        metadata={"ref": "object", "required": "an effect needs a `source:` (the id of its source)"}
+    )
     """The id of the object whose ability creates the effect."""
-    power: int = 0
+    power: int = field(
+        default=0, metadata={"pair": "pt", "example": "a change such as +1/+1", "signed": True}
+    )
     """What the effect adds to power (already included in the object's power)."""
-    toughness: int = 0
+    toughness: int = field(default=0, metadata={"pair": "pt"})
     """What the effect adds to toughness (already included in the object's toughness)."""
 
     def __repr__(self) -> str:
@@ -113,17 +123,19 @@ class Effect:
 class Player:
     """A player in the game."""
 
-    name: str
+    name: str = field(metadata={"required": "a player needs a `name:`"})
     """The player's name, unique on the board."""
-    life: int = 20
+    life: int = field(default=20, metadata={"always": True})
     """The life total (in Two-Headed Giant, the team's shared life total)."""
     poison: int = 0
     """Poison counters this player has."""
     drew_from_empty_library: bool = False
     """Attempted to draw from an empty library since state-based actions were last checked."""
-    cant_lose: str | None = None
+    cant_lose: str | None = field(default=None, metadata={"ref": "object"})
     """The id of the object whose effect says this player can't lose the game."""
-    commander_damage: dict[str, int] = field(default_factory=dict)
+    commander_damage: dict[str, int] = field(
+        default_factory=dict, metadata={"ref_keys": "object", "last": True}
+    )
     """Combat damage taken from each commander over the game, by the commander's id."""
     team: str | None = None
     """The player's team (Two-Headed Giant)."""
@@ -158,23 +170,31 @@ class Permanent:
     """The object's id, unique on the board."""
     name: str = ""
     """The object's name (the legend rule compares names)."""
-    zone: str = "battlefield"
+    zone: str = field(default="battlefield", metadata={"valid": ZONES, "what": "zone"})
     """The zone the object is in."""
-    owner: str | None = None
+    owner: str | None = field(default=None, metadata={"ref": "player"})
     """The owner's name; ``None`` means the controller."""
-    controller: str | None = None
+    controller: str | None = field(default=None, metadata={"ref": "player"})
     """The controller's name; ``None`` means the owner."""
-    types: list[str] = field(default_factory=list)
+    types: list[str] = field(default_factory=list, metadata={"lower": True})
     """Card types, lower case: ``creature``, ``planeswalker``, ``battle``, …"""
-    supertypes: list[str] = field(default_factory=list)
+    supertypes: list[str] = field(default_factory=list, metadata={"lower": True})
     """Supertypes, lower case: ``legendary``, ``world``, ``basic``, ``snow``."""
     subtypes: list[str] = field(default_factory=list)
     """Subtypes as printed: ``Aura``, ``Equipment``, ``Saga``, ``Siege``, ``Role``, ``Jace``, …"""
-    colors: list[str] = field(default_factory=list)
+    colors: list[str] = field(default_factory=list, metadata={"lower": True})
     """Colours, lower case."""
-    power: int | None = None
-    """Power after counters and every continuous effect."""
-    toughness: int | None = None
+    power: int | None = field(
+        default=None,
+        metadata={
+            "pair": "pt",
+            "example": "power/toughness such as 2/2",
+            "exclusive": True,
+            "last": True,
+        },
+    )
+    """Power after counters and every continuous effect (``pt: 2/2`` gives both)."""
+    toughness: int | None = field(default=None, metadata={"pair": "pt", "last": True})
     """Toughness after counters and every continuous effect."""
     damage: int = 0
     """Damage marked on the object this turn."""
@@ -182,17 +202,17 @@ class Permanent:
     """Dealt damage by a source with deathtouch since state-based actions were last checked."""
     counters: dict[str, int] = field(default_factory=dict)
     """Counters by kind: ``+1/+1``, ``-1/-1``, ``loyalty``, ``lore``, ``defense``, …"""
-    keywords: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list, metadata={"lower": True})
     """Keyword abilities, lower case: ``indestructible``, ``protection from red``, …"""
     regeneration_shields: int = 0
     """Regeneration shields waiting to replace the next destructions."""
     token: bool = False
     """Is a token."""
-    copy_of: bool = False
+    copy_of: bool = field(default=False, metadata={"key": "copy"})
     """Is a copy of a card or a spell (``copy:`` in the file)."""
     commander: bool = False
     """Is a player's commander."""
-    attached_to: str | None = None
+    attached_to: str | None = field(default=None, metadata={"ref": "object or player"})
     """The id of the object, or the name of the player, this is attached to."""
     enchant: str | None = None
     """What an Aura may legally enchant: a type (``creature``), ``player``, ``land you control``…"""
@@ -204,19 +224,28 @@ class Permanent:
     """Is the source of a triggered ability that hasn't left the stack yet."""
     venture_on_last_room: bool = False
     """A dungeon whose venture marker is on its bottommost room."""
-    protector: str | None = None
+    protector: str | None = field(default=None, metadata={"ref": "player"})
     """A battle's protector (a player's name)."""
     attacked: bool = False
     """A battle that attacking creatures are currently attacking."""
-    sector: str | None = None
-    """A creature's sector designation (with space sculptor)."""
+    sector: str | None = field(
+        default=None, metadata={"lower": True, "valid": SECTORS, "what": "sector"}
+    )
+    """A creature's sector designation (with space sculptor): alpha, beta or gamma."""
     world_since: int | None = None
     """When it got the world supertype (larger is newer)."""
     timestamp: int | None = None
     """When it became this permanent (larger is newer)."""
     max_counters: dict[str, int] = field(default_factory=dict)
     """Counter caps from abilities: "can't have more than N counters of this kind"."""
-    effects: list[Effect] = field(default_factory=list)
+    effects: list[Effect] = field(
+        default_factory=list,
+        metadata={
+            "example": "{source: anthem, pt: +1/+1}",
+            "shape": "{source:, pt:}",
+            "last": True,
+        },
+    )
     """Continuous effects on it that end when their source leaves the battlefield."""
     tapped: bool = False
     """Is tapped."""
@@ -254,11 +283,15 @@ class Permanent:
 
     def has_subtype(self, subtype: str) -> bool:
         """Checks if the object has this subtype (case-insensitive)."""
+        if subtype in self.subtypes:
+            return True
         wanted = subtype.lower()
         return any(s.lower() == wanted for s in self.subtypes)
 
     def has_keyword(self, keyword: str) -> bool:
         """Checks if the object has this keyword ability (case-insensitive)."""
+        if keyword in self.keywords:
+            return True
         wanted = keyword.lower()
         return any(k.lower() == wanted for k in self.keywords)
 
@@ -284,15 +317,17 @@ class BoardState:
     Safe to set: every attribute, and every attribute of its players and objects.
     """
 
-    players: list[Player] = field(default_factory=list)
+    players: list[Player] = field(default_factory=list, metadata={"order": 2})
     """The players, in turn order."""
-    objects: list[Permanent] = field(default_factory=list)
+    objects: list[Permanent] = field(default_factory=list, metadata={"order": 3})
     """Every object the scenario mentions, in any zone."""
-    edition: str | None = None
+    edition: str | None = field(default=None, metadata={"order": 0})
     """The edition the file asks for (ISO date), or ``None``."""
-    variant: str = "two-player"
-    """``two-player``, ``multiplayer``, ``two-headed-giant``, ``commander``, …"""
-    choices: dict[str, dict[str, ChoiceValue]] = field(default_factory=dict)
+    variant: str = field(
+        default="two-player", metadata={"order": 1, "valid": VARIANTS, "what": "variant"}
+    )
+    """``two-player``, ``multiplayer``, ``two-headed-giant``, … (a :class:`Variant` value)."""
+    choices: dict[str, dict[str, ChoiceValue]] = field(default_factory=dict, metadata={"order": 4})
     """Choices the players make for state-based actions, by rule name, then by player."""
 
     def __repr__(self) -> str:
@@ -301,21 +336,19 @@ class BoardState:
     @classmethod
     def from_text(cls, text: str, filename: str = "<board>") -> BoardState:
         """Reads a scenario (YAML, JSON or a Markdown question); raises ``ScenarioError``."""
-        from .loader import load_scenario_text
+        # Imported here: reading needs PyYAML, which a board made in code does not.
+        from .parse import parse_text
+        from .reading import Reader
 
-        return load_scenario_text(text, filename).board
+        parsed = parse_text(text, filename)
+        board: BoardState = Reader(filename, parsed.lines).read_board(
+            cls, parsed.data, parsed.first_line
+        )
+        return board
 
     def to_dict(self) -> dict[str, Any]:
         """The board in the scenario-file format (only what differs from the defaults)."""
-        out: dict[str, Any] = {}
-        if self.edition is not None:
-            out["edition"] = self.edition
-        out["variant"] = self.variant
-        out["players"] = [player_to_dict(p) for p in self.players]
-        out["objects"] = [object_to_dict(o) for o in self.objects]
-        if self.choices:
-            out["choices"] = {k: dict(v) for k, v in self.choices.items()}
-        return out
+        return board_to_dict(self)
 
     def to_text(self) -> str:
         """The board as scenario YAML; :meth:`from_text` reads it back to an equal board."""
@@ -410,133 +443,7 @@ class BoardState:
         return self.status() == Status.VALID
 
     def __str__(self) -> str:
-        lines = [
-            f"Variant: {self.variant}" + (f"   Edition: {self.edition}" if self.edition else "")
-        ]
-        lines.append("Players:")
-        for p in self.players:
-            lines.append("  " + describe_player(p))
-        header = ("id", "name", "zone", "controller", "type", "P/T", "dmg", "counters", "notes")
-        rows = [header] + [_object_row(o) for o in self.objects]
-        widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-        lines.append("Objects:" if self.objects else "Objects: none")
-        if self.objects:
-            for n, row in enumerate(rows):
-                lines.append(
-                    "  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
-                )
-                if n == 0:
-                    lines.append("  " + "  ".join("-" * w for w in widths))
-        return "\n".join(lines)
-
-
-def describe_player(p: Player) -> str:
-    """One line about a player: life, poison, speed, team, flags."""
-    parts = [f"{p.name}: life {p.life}"]
-    if p.poison:
-        parts.append(f"poison {p.poison}")
-    if p.team:
-        parts.append(f"team {p.team}")
-    if p.speed is not None:
-        parts.append(f"speed {p.speed}")
-    for commander, amount in p.commander_damage.items():
-        parts.append(f"{amount} commander damage from {commander}")
-    if p.drew_from_empty_library:
-        parts.append("drew from an empty library")
-    if p.cant_lose:
-        parts.append(f"can't lose ({p.cant_lose})")
-    if p.lost:
-        parts.append("LOST")
-    return ", ".join(parts)
-
-
-def _object_row(o: Permanent) -> tuple[str, str, str, str, str, str, str, str, str]:
-    type_line = " ".join(o.supertypes + o.types)
-    if o.subtypes:
-        type_line += " — " + " ".join(o.subtypes)
-    pt = format_pt(o.power or 0, o.toughness) if o.toughness is not None else ""
-    counters = ", ".join(f"{k}:{v}" for k, v in o.counters.items() if v)
-    notes: list[str] = []
-    if o.attached_to:
-        notes.append(f"attached to {o.attached_to}")
-    notes.extend(o.keywords)
-    for flag in (
-        "token",
-        "copy_of",
-        "commander",
-        "tapped",
-        "deathtouch_damage",
-        "ability_on_stack",
-        "phased_out",
-    ):
-        if getattr(o, flag):
-            notes.append(flag.replace("_of", "").replace("_", " "))
-    if o.regeneration_shields:
-        notes.append(f"{o.regeneration_shields} regeneration shield(s)")
-    if o.protector:
-        notes.append(f"protector {o.protector}")
-    return (
-        o.id,
-        o.name,
-        o.zone,
-        o.controller_name,
-        type_line,
-        pt,
-        str(o.damage) if o.damage else "",
-        counters,
-        "; ".join(notes),
-    )
-
-
-def player_to_dict(p: Player) -> dict[str, Any]:
-    """A player in the scenario-file format (defaults left out)."""
-    out: dict[str, Any] = {"name": p.name, "life": p.life}
-    defaults = Player(name=p.name)
-    for key in ("poison", "drew_from_empty_library", "cant_lose", "team", "speed", "lost"):
-        value = getattr(p, key)
-        if value != getattr(defaults, key):
-            out[key] = value
-    if p.commander_damage:
-        out["commander_damage"] = dict(p.commander_damage)
-    return out
-
-
-# Scenario keys whose attribute has another name.
-_ATTRIBUTE_KEYS = {"copy_of": "copy"}
-
-
-def object_to_dict(o: Permanent) -> dict[str, Any]:
-    """An object in the scenario-file format (defaults left out)."""
-    out: dict[str, Any] = {"id": o.id}
-    defaults = Permanent(id=o.id)
-    for f in fields(Permanent):
-        if f.name in ("id", "power", "toughness", "effects"):
-            continue
-        value = getattr(o, f.name)
-        if value == getattr(defaults, f.name):
-            continue
-        key = _ATTRIBUTE_KEYS.get(f.name, f.name)
-        out[key] = (
-            list(value)
-            if isinstance(value, list)
-            else (dict(value) if isinstance(value, dict) else value)
-        )
-        if f.name == "name":
-            # Keep the id first and the name second, as people write them.
-            out = {"id": o.id, "name": o.name, **{k: v for k, v in out.items() if k != "id"}}
-    if o.power is not None and o.toughness is not None:
-        out["pt"] = format_pt(o.power, o.toughness)
-    else:
-        if o.power is not None:
-            out["power"] = o.power
-        if o.toughness is not None:
-            out["toughness"] = o.toughness
-    if o.effects:
-        out["effects"] = [
-            {"source": e.source, "pt": format_pt(e.power, e.toughness, signed=True)}
-            for e in o.effects
-        ]
-    return out
+        return board_table(self)
 
 
 def _compact_repr(obj: Any) -> str:

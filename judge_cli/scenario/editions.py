@@ -8,7 +8,7 @@ excerpt, the bundled sample) falls back to :data:`NUMBER_TABLE`, keyed by the fi
 numbering was seen in; a corpus test checks both agree for every stored edition.
 
 Behaviour that changed without a new rule (the legend rule, the planeswalker uniqueness rule) is
-keyed by date, from the published rules changes.
+the :data:`RULE_CHANGES` table: one dated row per published change, read like the numbering table.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from index.model import Document
 __all__ = [
     "NEWEST",
     "NUMBER_TABLE",
+    "RULE_CHANGES",
     "SIGNATURES",
+    "Change",
     "EditionRules",
     "Kind",
     "LegendMode",
@@ -221,15 +223,55 @@ _NOTE_TABLE: dict[str, list[tuple[str, str]]] = {
     "leaves_game": [("2007-05-01", "600.4a"), ("2009-07-11", "800.4a")],
 }
 
-# Dates of rules changes that did not add a rule of their own.
-LEGEND_RULE_ALL_FROM = "2004-10-01"  # Champions of Kamigawa: every same-name legend goes
-LEGEND_RULE_PER_CONTROLLER_FROM = "2013-07-13"  # Magic 2014: per controller, the player chooses
-BATTLE_RULES_FROM = "2013-07-13"  # 704.5p names creatures attached to anything
-# Phased-out tokens: a zone of their own until 2009 (the token rule's "zone other than" takes
-# them); "If a token is phased out, or is in a zone other than the battlefield" from 2009; gone by
-# 2018-07-13 (the corpus brackets the change: present 2013-07-13). Real editions are read from
-# their own 704.5d; these dates serve a document without that text.
-PHASED_TOKENS_STAY_FROM = "2018-07-13"
+
+class Change(enum.Enum):
+    """A rules change that altered how a state-based action behaves without a rule of its own."""
+
+    LEGENDS_ALL_GO = "legends_all_go"
+    """Same-name legends all go, whoever controls them; the creature type Legend stops counting."""
+    LEGENDS_PER_CONTROLLER = "legends_per_controller"
+    """The legend rule compares each player's own legends, and that player keeps one."""
+    CREATURES_UNATTACH = "creatures_unattach"
+    """A creature (later also a battle) attached to anything becomes unattached (704.5p)."""
+    ACTIONS_AT_704 = "actions_at_704"
+    """State-based effects (420.5) become state-based actions, numbered 704.5."""
+    PHASED_TOKENS_STAY = "phased_tokens_stay"
+    """A phased-out token no longer ceases to exist (704.5d lost "is phased out, or")."""
+
+
+# Rules changes without a number of their own, oldest first, read like NUMBER_TABLE: an edition has
+# every change whose date is on or before its own. A change the corpus only brackets is dated by
+# the first corpus edition that shows it, as NUMBER_TABLE's eras are. A real edition's own text is
+# preferred where it can answer (the token rule); these dates serve a document without that text.
+RULE_CHANGES: list[tuple[str, Change, str]] = [
+    (
+        "2004-10-01",
+        Change.LEGENDS_ALL_GO,
+        "Champions of Kamigawa rules update: every legendary permanent with the same name goes",
+    ),
+    (
+        "2009-07-11",
+        Change.ACTIONS_AT_704,
+        "Magic 2010 rules update: state-based effects become state-based actions at rule 704",
+    ),
+    (
+        "2013-07-13",
+        Change.LEGENDS_PER_CONTROLLER,
+        "Magic 2014 rules update: each player chooses one of their own same-name legends",
+    ),
+    (
+        "2013-07-13",
+        Change.CREATURES_UNATTACH,
+        "the corpus's 2013-07-13 edition is the first to say \"If a creature is attached to an "
+        'object or player" (704.5q then); its 2009-07-11 edition does not',
+    ),
+    (
+        "2018-07-13",
+        Change.PHASED_TOKENS_STAY,
+        "the corpus's 2018-07-13 edition is the first whose 704.5d no longer says \"If a token is "
+        'phased out"; its 2013-07-13 edition still does',
+    ),
+]
 
 
 def normalise(text: str) -> str:
@@ -251,6 +293,8 @@ class EditionRules:
     """Rule numbers that notes cite (``indestructible``)."""
     from_document: set[Kind] = field(default_factory=set)
     """Kinds whose number was found in the document (the rest came from the table)."""
+    changes: frozenset[Change] = frozenset()
+    """The rules changes of :data:`RULE_CHANGES` in force in this edition."""
 
     @classmethod
     def for_document(cls, document: Document) -> EditionRules:
@@ -274,7 +318,7 @@ class EditionRules:
                         hit = number
             if hit is not None:
                 notes[name] = hit
-        return cls(document.edition, document, numbers, notes, set(found))
+        return cls(document.edition, document, numbers, notes, set(found), _changes_for(date))
 
     @property
     def date(self) -> str:
@@ -284,11 +328,11 @@ class EditionRules:
     @property
     def legend_mode(self) -> LegendMode:
         """How the legend rule of this edition picks what stays."""
-        if self.date < LEGEND_RULE_ALL_FROM:
-            return LegendMode.OLDEST
-        if self.date < LEGEND_RULE_PER_CONTROLLER_FROM:
+        if Change.LEGENDS_PER_CONTROLLER in self.changes:
+            return LegendMode.PER_CONTROLLER
+        if Change.LEGENDS_ALL_GO in self.changes:
             return LegendMode.ALL
-        return LegendMode.PER_CONTROLLER
+        return LegendMode.OLDEST
 
     @property
     def phased_out_tokens_cease(self) -> bool:
@@ -302,7 +346,7 @@ class EditionRules:
             return True  # the phased-out zone is "a zone other than the in-play zone"
         if Kind.TOKEN_ZONE in self.from_document:
             return False
-        return self.date < PHASED_TOKENS_STAY_FROM
+        return Change.PHASED_TOKENS_STAY not in self.changes
 
     @property
     def term(self) -> str:
@@ -319,12 +363,12 @@ class EditionRules:
         """Checks if the edition numbers state-based effects at 420.5 (before July 2009)."""
         if self.numbers:
             return any(n.startswith("420.") for n in self.numbers.values())
-        return self.date < "2009-07-11"
+        return Change.ACTIONS_AT_704 not in self.changes
 
     @property
     def creatures_attached_rule(self) -> bool:
         """Checks if creatures and battles attached to anything become unattached (2013 on)."""
-        return self.date >= BATTLE_RULES_FROM
+        return Change.CREATURES_UNATTACH in self.changes
 
     def has(self, kind: Kind) -> bool:
         """Checks if this edition has this kind of state-based action."""
@@ -338,6 +382,10 @@ class EditionRules:
         """The text of a rule as this edition prints it, or ``""`` if the document lacks it."""
         rule = self.document.find_rule(number)
         return rule.text if rule is not None else ""
+
+
+def _changes_for(date: str) -> frozenset[Change]:
+    return frozenset(change for since, change, _ in RULE_CHANGES if date >= since)
 
 
 def _table_for(date: str) -> dict[Kind, str]:

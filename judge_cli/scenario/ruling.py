@@ -5,8 +5,9 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from .actions import Note, Replay, StateBasedAction
 from .board import BoardState, Status, format_pt, object_to_dict, player_to_dict
-from .sba import Note, Replay, StateBasedAction
+from .perform import PERFORM
 
 __all__ = ["action_sentence", "ruling_json", "ruling_markdown", "ruling_text"]
 
@@ -14,35 +15,17 @@ WIDTH = 80
 
 
 def action_sentence(a: StateBasedAction) -> str:
-    """One sentence saying what an action does, for a judge to read."""
+    """One sentence saying what an action does, for a judge to read (``PERFORM``'s sentence)."""
     what = f"{a.name} ({a.object})" if a.object else ""
     if a.name == a.object:
         what = a.object or ""
     detail = f" ({a.detail})" if a.detail else ""
-    sentences = {
-        "loses": f"{a.player} loses the game{detail}.",
-        "destroyed": f"{what} is destroyed{detail}.",
-        "put_into_graveyard": f"{what} is put into its owner's graveyard{detail}.",
-        "sacrificed": f"{a.player} sacrifices {what}{detail}.",
-        "ceases_to_exist": f"{what} ceases to exist{detail}.",
-        "unattached": f"{what} becomes unattached{detail}.",
-        "counters_removed": f"{what}: {a.detail}.",
-        "removed_from_game": f"{a.player} removes {what} from the game{detail}.",
-        "regenerated": (
-            f"{what} regenerates instead of being destroyed: it's tapped, its damage is "
-            f"removed, and it's removed from combat{detail}."
-        ),
-        "not_destroyed": f"{what} is not destroyed{detail}.",
-        "speed_set": f"{a.player}'s speed becomes {a.value}{detail}.",
-        "protector_chosen": f"{a.player} chooses {a.value} as the protector of {what}.",
-        "sector_chosen": f"{a.player} chooses sector {a.value} for {what}.",
-        "put_into_command_zone": f"{a.player} puts {what} into the command zone.",
-        "put_on_bottom_of_scheme_deck": (
-            f"{what} is turned face down and put on the bottom of {a.player}'s scheme deck."
-        ),
-        "planeswalks": f"{a.player} planeswalks away from {what}.",
-    }
-    return sentences.get(a.action, f"{what or a.player}: {a.action}{detail}.")
+    row = PERFORM.get(a.action)
+    if row is None:
+        return f"{what or a.player}: {a.action}{detail}."
+    return row.sentence.format(
+        what=what, player=a.player, value=a.value, detail=detail, bare_detail=a.detail
+    )
 
 
 def _note_line(n: Note, result: Replay) -> str:
