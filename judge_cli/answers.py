@@ -10,8 +10,15 @@ if TYPE_CHECKING:
     from glossary.lookup import Match
     from index.edition import Edition
     from index.model import Rule
+    from index.store import EditionStore
 
-__all__ = ["definition_markdown", "definition_record", "rule_record", "rules_markdown"]
+__all__ = [
+    "definition_markdown",
+    "definition_record",
+    "editions_records",
+    "rule_record",
+    "rules_markdown",
+]
 
 
 def _ref_label(ref: str) -> str:
@@ -106,3 +113,11 @@ def definition_markdown(record: dict[str, Any], ed: Edition) -> str:
         blocks.append("Not in this edition: " + ", ".join(missing))
     blocks.append(_footer(ed))
     return "\n\n".join(blocks)
+
+
+def editions_records(store: EditionStore) -> list[dict[str, Any]]:
+    """The ``judge editions --json`` records: the CR editions, then the tournament documents."""
+    from index.tournament.store import DocumentStore
+
+    records = [info.to_json() | {"document": "cr"} for info in store.editions()]
+    return records + [info.to_json() for info in DocumentStore(store.root).editions()]

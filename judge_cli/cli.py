@@ -153,10 +153,9 @@ def editions(as_json: bool) -> None:
     documents = DocumentStore(store.root)
     stored_documents = documents.editions()
     if as_json:
-        emit_json(
-            [info.to_json() | {"document": "cr"} for info in infos]
-            + [info.to_json() for info in stored_documents]
-        )
+        from .answers import editions_records
+
+        emit_json(editions_records(store))
         return
     if not infos and not stored_documents:
         echo(f"No edition is stored in {store.root}. {GET_RULES}")

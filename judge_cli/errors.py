@@ -215,7 +215,10 @@ _GIVE_FROM = ": give --from, or store an older edition."
 _REIMPORT = ". Import the card file again with `judge cards import FILE`."
 _INSTALL_EXTRA = '. Install it with: pip install "judge-cli[{e.extra}]"'
 _OTHER_PORT = ". Give another with --port, or stop what is using it."
-_FIX_SCENARIO = ". Fix the file and run `judge check {e.filename}` again."
+
+
+def _fix_scenario(exc: Any) -> str:
+    return f"{exc.sentence} Fix the file and run `judge check {exc.filename}` again."
 
 
 def _unknown_rule(exc: Any) -> str:
@@ -261,7 +264,7 @@ _TABLE: list[tuple[str, str, int, Explain]] = [
     ("index.tournament.store", "DocumentStoreError", 500, _then(_REBUILD)),
     ("index.tournament.lookup", "UnknownSectionError", 404, _unknown_section),
     ("index.tournament.model", "DocumentReadError", 400, _unreadable_document),
-    ("judge_cli.scenario.loader", "ScenarioError", 400, _then(_FIX_SCENARIO)),
+    ("judge_cli.scenario.errors", "ScenarioError", 400, _fix_scenario),
     ("judge_cli.serve", "MissingExtraError", 500, _then(_INSTALL_EXTRA)),
     ("judge_cli.serve.command", "BindError", 500, _then(_OTHER_PORT)),
     ("judge_cli.web.export", "ExportFolderError", 400, _then(". Choose a new or empty folder.")),

@@ -29,6 +29,7 @@ __all__ = [
     "style",
     "to_plain",
     "wrap",
+    "wrap_lines",
 ]
 
 MAX_WIDTH = 80
@@ -178,23 +179,29 @@ def _inline(children: list[Token], color: bool) -> str:
     return "".join(parts)
 
 
-def wrap(text: str, width: int, indent: str = "", later: str | None = None) -> str:
-    """Each line of ``text`` filled to ``width`` columns, long words and hyphens kept whole."""
+def wrap_lines(
+    text: str, width: int, indent: str = "", later: str | None = None, *, split_words: bool = False
+) -> list[str]:
+    """One line of ``text`` as lines of ``width`` columns; ``split_words`` lets long words and
+    hyphenated ones break (the checker's ruling does, to keep its columns)."""
     import textwrap  # only a terminal (or the checker's ruling) wraps: judge rule's path does not
 
-    lines = []
-    for para_line in text.split("\n"):
-        lines.append(
-            textwrap.fill(
-                para_line,
-                width=width,
-                initial_indent=indent,
-                subsequent_indent=indent if later is None else later,
-                break_long_words=False,
-                break_on_hyphens=False,
-            )
-        )
-    return "\n".join(lines)
+    return textwrap.wrap(
+        text,
+        width=width,
+        initial_indent=indent,
+        subsequent_indent=indent if later is None else later,
+        break_long_words=split_words,
+        break_on_hyphens=split_words,
+    ) or [indent]
+
+
+def wrap(text: str, width: int, indent: str = "", later: str | None = None) -> str:
+    """Each line of ``text`` filled to ``width`` columns, long words and hyphens kept whole."""
+    return "\n".join(
+        "\n".join(wrap_lines(line, width, indent, later)).rstrip() if line else ""
+        for line in text.split("\n")
+    )
 
 
 def terminal_width() -> int:

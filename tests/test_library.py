@@ -67,7 +67,7 @@ def test_search(store: EditionStore) -> None:
 def test_check(store: EditionStore) -> None:
     ed = open_edition(store=store)
     board = load_scenario_path(str(ROOT / "examples" / "legend-rule.yaml")).board
-    result = replay(board, ed.document)
+    result = replay(board, ed)
     actions = [(a.rule, a.action, a.object) for check in result.checks for a in check]
     assert actions == [
         ("704.5g", "destroyed", "bears"),

@@ -9,12 +9,12 @@ from hypothesis import strategies as st
 
 from index.model import Document
 from judge_cli.scenario import BoardState, Permanent, Player
-from judge_cli.scenario import replay as replay_module
+from judge_cli.scenario import replayer as replay_module
 from judge_cli.scenario.actions import Action
 from judge_cli.scenario.editions import RULE_CHANGES, Change, EditionRules, Kind, LegendMode
 from judge_cli.scenario.finder import CHECKS, SUPERSEDES, Scope
 from judge_cli.scenario.perform import PERFORM
-from judge_cli.scenario.replay import MAX_WORK, _replay, replay
+from judge_cli.scenario.replayer import MAX_WORK, _replay, replay
 from judge_cli.scenario.ruling import ruling_json
 from tests.test_scenario_properties import EDITIONS, boards
 

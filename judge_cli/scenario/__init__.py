@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .format import Fill
     from .loader import Scenario, load_scenario_path, load_scenario_text
     from .perform import apply_actions
-    from .replay import check_state_based_actions, replay
+    from .replayer import check_state_based_actions, replay
 
 _WHERE = {
     "Action": "actions",
@@ -52,8 +52,8 @@ _WHERE = {
     "load_scenario_path": "loader",
     "load_scenario_text": "loader",
     "apply_actions": "perform",
-    "check_state_based_actions": "replay",
-    "replay": "replay",
+    "check_state_based_actions": "replayer",
+    "replay": "replayer",
 }
 
 __all__ = [

@@ -36,7 +36,6 @@ def check(file: str, edition: str | None, as_json: bool, as_markdown: bool) -> N
     # Imported here so that `judge --help` stays fast.
     from index.errors import FileReadError, os_reason
 
-    from .editions import EditionRules
     from .loader import load_scenario_path
     from .ruling import ruling_json, ruling_markdown, ruling_text
     from .sba import Note, replay
@@ -48,13 +47,12 @@ def check(file: str, edition: str | None, as_json: bool, as_markdown: bool) -> N
         raise FileReadError(file, os_reason(exc), missing=missing, role="scenario") from None
     board = scenario.board
     ed = open_edition(edition or board.edition)
-    rules = EditionRules.for_document(ed.document)
-    result = replay(board, rules)
+    result = replay(board, ed)
     if edition and board.edition and edition != board.edition:
         result.notes.insert(
             0,
             Note(
-                rules.loop_rule,
+                result.rules.loop_rule,
                 f"--edition {edition} overrides the file's edition {board.edition}",
             ),
         )

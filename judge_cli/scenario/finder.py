@@ -15,7 +15,7 @@ token), so which objects have it is worked out once per board.
 The order is written once: :class:`Kind` lists the kinds as rule 704.5 and 704.6 do, and the
 finder runs them in that order, so actions (and notes) come out in it. Interactions between two
 kinds on one object are the :data:`SUPERSEDES` table. The check functions live in
-``checks_players``, ``checks_objects`` and ``checks_groups``; importing :mod:`.replay` (or
+``checks_players``, ``checks_objects`` and ``checks_groups``; importing :mod:`.replayer` (or
 :mod:`.sba`) imports them, which registers them.
 """
 

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import textwrap
 from typing import Any
 
+from ..render import MAX_WIDTH, wrap_lines
 from .actions import Note, Replay, StateBasedAction
 from .board import BoardState, Status, format_pt, object_to_dict, player_to_dict
 from .perform import PERFORM
 
 __all__ = ["action_sentence", "ruling_json", "ruling_markdown", "ruling_text"]
 
-WIDTH = 80
+WIDTH = MAX_WIDTH
 
 
 def action_sentence(a: StateBasedAction) -> str:
@@ -119,7 +119,7 @@ def _action_json(a: StateBasedAction, result: Replay) -> dict[str, Any]:
 
 
 def _wrap(text: str, indent: str) -> list[str]:
-    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent) or [indent]
+    return wrap_lines(text, WIDTH, indent, split_words=True)
 
 
 def _quote(result: Replay, rule: str) -> str:
@@ -138,8 +138,8 @@ def ruling_text(result: Replay, source: str | None = None) -> str:
     else:
         # The sample has no numbered rules: numbers follow the newest rules judge knows.
         head = (
-            f"No edition is stored: {rules.term} as numbered in the newest rules known to judge, "
-            f"without their text, checked as rule {rules.loop_rule} says."
+            f"The bundled sample has no numbered rules: {rules.term} as numbered in the newest "
+            f"rules known to judge, without their text, checked as rule {rules.loop_rule} says."
         )
     lines.extend(_wrap(head, ""))
     warnings = status_names(result.initial)
@@ -154,12 +154,7 @@ def ruling_text(result: Replay, source: str | None = None) -> str:
             lines.extend(_wrap(f"{rule}  {_quote(result, rule)}", "  "))
             for a in actions:
                 lines.extend(
-                    textwrap.wrap(
-                        action_sentence(a),
-                        WIDTH,
-                        initial_indent="    - ",
-                        subsequent_indent="      ",
-                    )
+                    wrap_lines(action_sentence(a), WIDTH, "    - ", "      ", split_words=True)
                 )
         lines.append("")
     if result.checks:
@@ -169,9 +164,7 @@ def ruling_text(result: Replay, source: str | None = None) -> str:
         lines.append("Notes:")
         for n in result.notes:
             text = f"{n.rule}  {_note_line(n, result)}."
-            lines.extend(
-                textwrap.wrap(text, WIDTH, initial_indent="  - ", subsequent_indent="    ")
-            )
+            lines.extend(wrap_lines(text, WIDTH, "  - ", "    ", split_words=True))
         lines.append("")
     lines.append("Final board:")
     lines.extend("  " + line for line in str(result.final).splitlines())

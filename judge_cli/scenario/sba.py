@@ -7,7 +7,7 @@ the game (rule 104). Nothing here prints.
 
 The parts live in their own modules: the records in :mod:`.actions`, one check function per kind
 in ``checks_*`` (run by :mod:`.finder`), performing in :mod:`.perform`, the loop in
-:mod:`.replay`, card text in :mod:`.cardtext`. This module gathers their public names.
+:mod:`.replayer`, card text in :mod:`.cardtext`. This module gathers their public names.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from .actions import ACTIONS, Action, Note, Outcome, Replay, StateBasedAction
 from .cardtext import is_protected_from
 from .perform import PERFORM, apply_actions
-from .replay import MAX_CHECKS, MAX_WORK, check_state_based_actions, find_actions, replay
+from .replayer import MAX_CHECKS, MAX_WORK, check_state_based_actions, find_actions, replay
 
 __all__ = [
     "ACTIONS",

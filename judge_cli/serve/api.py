@@ -87,7 +87,9 @@ def check(ask: Ask) -> Any:
 
 def editions(ask: Ask) -> Any:
     """``judge editions --json``."""
-    return [info.to_json() for info in ask.editions.store.editions()]
+    from ..answers import editions_records
+
+    return editions_records(ask.editions.store)
 
 
 def diff(ask: Ask) -> Any:

@@ -6,6 +6,8 @@ repeats until nothing applies, then works out who won. Nothing here prints.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from index.model import Document
 
 from . import checks_groups, checks_objects, checks_players  # noqa: F401  (they register checks)
@@ -15,6 +17,9 @@ from .editions import EditionRules
 from .finder import Finder
 from .perform import end_of_check, perform
 from .tracker import BoardIndex
+
+if TYPE_CHECKING:
+    from index.edition import Edition
 
 __all__ = [
     "MAX_CHECKS",
@@ -34,15 +39,19 @@ what changed; a board that makes every check look at thousands of objects stops 
 seconds rather than hours)."""
 
 
-def as_rules(edition_rules: EditionRules | Document) -> EditionRules:
-    """The :class:`EditionRules` of a document, or the rules themselves."""
+def as_rules(edition_rules: EditionRules | Document | Edition) -> EditionRules:
+    """The :class:`EditionRules` of an edition or a document, or the rules themselves."""
+    from index.edition import Edition
+
+    if isinstance(edition_rules, Edition):
+        edition_rules = edition_rules.document
     if isinstance(edition_rules, Document):
         return EditionRules.for_document(edition_rules)
     return edition_rules
 
 
 def check_state_based_actions(
-    board: BoardState, edition_rules: EditionRules | Document
+    board: BoardState, edition_rules: EditionRules | Document | Edition
 ) -> list[StateBasedAction]:
     """Every state-based action that applies to ``board`` now, in the order of rule 704.5."""
     return find_actions(board, as_rules(edition_rules))[0]
@@ -61,7 +70,7 @@ def find_actions(
     return finder.actions, finder.notes
 
 
-def replay(board: BoardState, edition_rules: EditionRules | Document) -> Replay:
+def replay(board: BoardState, edition_rules: EditionRules | Document | Edition) -> Replay:
     """Checks, performs and repeats until no state-based action applies (704.3); then 104."""
     return _replay(board, as_rules(edition_rules), incremental=True)
 
