@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from _common import environment  # noqa: E402
 
 from index.reader import read_cr_path  # noqa: E402
-from index.search import build_search_index, search_documents  # noqa: E402
-from index.search.schema import _documents, _schema  # noqa: E402
+from index.search import Searcher, build_search_index, search_index_folder  # noqa: E402
+from index.search.schema import documents, make_schema  # noqa: E402
 from index.store import EditionStore  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -54,7 +54,7 @@ with ix.searcher() as s:
 def _bare_build(docs: list[dict[str, object]], folder: Path) -> None:
     from whoosh.index import create_in
 
-    ix = create_in(str(folder), _schema())
+    ix = create_in(str(folder), make_schema())
     w = ix.writer()
     for d in docs:
         w.add_document(**d)
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             start = time.perf_counter()
             build_search_index(doc, root / f"ours-{i}")
             ours.append(time.perf_counter() - start)
-            docs = list(_documents(doc))  # bare gets its documents for free
+            docs = list(documents(doc))  # bare gets its documents for free
             (root / f"bare-{i}").mkdir()
             start = time.perf_counter()
             _bare_build(docs, root / f"bare-{i}")
@@ -100,12 +100,14 @@ def main(argv: list[str] | None = None) -> int:
         store.add_bytes(path.read_bytes(), path.name, extra=build_search_index)
         build = store.build_path(str(doc.edition))
         assert build is not None
+        live = search_index_folder(build)
+        assert live is not None
         # Both sides run with bytecode caching on and the project precompiled, as an installed
         # wheel would (a developer shell's PYTHONDONTWRITEBYTECODE would make judge recompile
         # its own sources on every run while whoosh's .pyc files are already in site-packages).
         env = environment(JUDGE_HOME=str(home))
         judge = [str(Path(sys.executable).with_name("judge")), "search", "legend rule"]
-        script = [sys.executable, "-c", BARE_QUERY, str(build / "search"), "legend rule"]
+        script = [sys.executable, "-c", BARE_QUERY, str(live), "legend rule"]
         _median_run(judge, env), _median_run(script, env)  # warm the OS cache and .pyc files
         cold_j, cold_b = [], []
         for _ in range(args.runs):
@@ -134,20 +136,17 @@ def main(argv: list[str] | None = None) -> int:
             "deathtouch AND trample",
             "section:7 damage",
         ]
-        from index.search.rank import _weighting
-
-        ix = open_dir(str(build / "search"))
+        ix = open_dir(str(live))
         # First, questions the process has not seen: warm it on every other question, then
-        # time each of the rest once (per-reader caches hold only what other questions read).
-        searcher = ix.searcher(weighting=_weighting())
-        for q in queries[::2]:
-            search_documents(ix, q, limit=10, searcher=searcher)
-        fresh = []
-        for q in queries[1::2]:
-            start = time.perf_counter()
-            search_documents(ix, q, limit=10, searcher=searcher)
-            fresh.append(time.perf_counter() - start)
-        searcher.close()
+        # time each of the rest once (an open Searcher holds only what other questions read).
+        with Searcher([ix]) as searcher:
+            for q in queries[::2]:
+                searcher.search(q, limit=10)
+            fresh = []
+            for q in queries[1::2]:
+                start = time.perf_counter()
+                searcher.search(q, limit=10)
+                fresh.append(time.perf_counter() - start)
         fresh.sort()
         print(
             f"warm, new  p50 {fresh[len(fresh) // 2] * 1000:5.1f} ms   "
@@ -155,15 +154,15 @@ def main(argv: list[str] | None = None) -> int:
             "asked once"
         )
         # Then every query again, three times over, after a pass over all of them.
-        searcher = ix.searcher(weighting=_weighting())
-        for q in queries:
-            search_documents(ix, q, limit=10, searcher=searcher)
-        times = []
-        for _ in range(3):
+        with Searcher([ix]) as searcher:
             for q in queries:
-                start = time.perf_counter()
-                search_documents(ix, q, limit=10, searcher=searcher)
-                times.append(time.perf_counter() - start)
+                searcher.search(q, limit=10)
+            times = []
+            for _ in range(3):
+                for q in queries:
+                    start = time.perf_counter()
+                    searcher.search(q, limit=10)
+                    times.append(time.perf_counter() - start)
         times.sort()
         p50 = times[len(times) // 2] * 1000
         p95 = times[int(len(times) * 0.95)] * 1000
@@ -171,7 +170,6 @@ def main(argv: list[str] | None = None) -> int:
             f"warm       p50 {p50:5.1f} ms   p95 {p95:5.1f} ms  over {len(times)} queries "
             "(goal p95 ≤ 10 ms)"
         )
-        searcher.close()
         ix.close()
     return 0
 
