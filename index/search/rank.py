@@ -86,7 +86,13 @@ def prune(q: Any, src: OpenIndex) -> Any:
         for p in q.subqueries
         if type(p) is not Term or src.doc_frequency(p.fieldname, p.text) <= limit
     ]
-    if len({str(p.text) if type(p) is Term else id(p) for p in keep}) < 2:
+    # Words kept only in fields that lack them match nothing: they do not count.
+    matching = {
+        str(p.text) if type(p) is Term else id(p)
+        for p in keep
+        if type(p) is not Term or src.doc_frequency(p.fieldname, p.text)
+    }
+    if len(matching) < 2:
         return q
     return Or(keep, boost=q.boost, scale=q.scale)
 
