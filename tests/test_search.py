@@ -712,3 +712,70 @@ def test_the_first_results_do_not_depend_on_the_limit(store_home: Path) -> None:
         short = [r.id for r in search(folder, question, limit=5).results]
         long = [r.id for r in search(folder, question, limit=20).results]
         assert long[:5] == short, question
+
+
+# --- questions as people paste them ------------------------------------------------------------
+
+REAL_QUESTIONS = ROOT.parent / "shared" / "questions" / "real-questions.jsonl"
+
+FORUM_PREAMBLE = """\
+Hi everyone, long time lurker, first time poster here. I've been playing on and off for years \
+and recently got back into it with my local store's weekly Commander nights. We usually have a \
+pretty casual pod, four or five of us, and we try to keep things friendly, but last night we ran \
+into a situation that nobody at the table could agree on, and since the store's judge wasn't \
+around we ended up rolling a die to decide, which felt unsatisfying. I tried reading through \
+the comprehensive rules on my phone but honestly that document is enormous and I couldn't find \
+the right section. My friend insists he is right because he has been playing since Alpha, but \
+I am pretty sure he is mixing things up with how the old rules worked.
+
+Some background on the decks, in case it matters: I was on my Golgari graveyard deck, my buddy \
+was playing an artifacts deck that he has been tuning for months, and the other two were on a \
+Selesnya tokens deck and a mono-red burn deck that one of the guys borrowed from his brother. \
+The game had been going for about an hour and a half by then and everybody was low on cards, \
+so things were getting tense. Earlier in the game the burn player had been knocked down to a \
+handful of life and was mostly just trying to survive, while the tokens player had a huge \
+board but nothing to do with it. We had already had one long discussion about combat damage \
+earlier that evening, which we did manage to settle by reading the cards very carefully, so \
+everyone was a bit tired of rules arguments by the time this one came up, and I think that is \
+partly why it got so heated. We also weren't sure whether the monarch rules worked the same way \
+in a four-player game as in the two-player examples we found online.
+Anyway, here's what happened, as best as I can remember it:
+"""
+FORUM_SIGN_OFF = """
+Sorry for the wall of text, and sorry if this has been asked before, I did try the search bar. \
+Any help would be greatly appreciated, and if you can point me to the actual rule number that \
+would be awesome so I can show my playgroup next week. Thanks in advance, you guys are great!
+EDIT: formatting.
+EDIT 2: fixed a typo in one of the card names, and to everyone asking, yes this was a casual \
+game, nobody is getting disqualified over it.
+P.S. For anyone wondering, the burn player won that game in the end, so the argument didn't \
+even matter for the result, but we still want to know for next time. We are also thinking of \
+starting a small league at the store in the spring, so if anyone has tips on keeping rules \
+arguments short at a casual table, I'm all ears. We usually play three or four games a night, \
+and this one took so long that it was the only game we finished before the store closed."""
+
+
+def _real_question(qid: str) -> dict[str, Any]:
+    if not REAL_QUESTIONS.is_file():
+        if os.environ.get("CI"):
+            pytest.fail(f"{REAL_QUESTIONS} is missing: CI must run the real-question tests")
+        pytest.skip("../shared/questions is not beside this clone (the real questions live there)")
+    for line in REAL_QUESTIONS.read_text(encoding="utf-8").splitlines():
+        record: dict[str, Any] = json.loads(line)
+        if record["id"] == qid:
+            return record
+    pytest.fail(f"{qid} is not in {REAL_QUESTIONS}")
+
+
+def test_a_real_question_pasted_with_its_forum_post_finds_its_rule(store_home: Path) -> None:
+    # r064: Garland's effect and Phantasmal Image, decided by the legend rule (704.5j).
+    record = _real_question("r064")
+    post = FORUM_PREAMBLE + record["question"] + FORUM_SIGN_OFF
+    assert 3_000 <= len(post) <= 3_500
+    build = _build(store_home, "2025-02-07")
+    alone = [r.id for r in search(build, record["question"], limit=5).results]
+    found = search(build, post, limit=5)
+    pasted = [r.id for r in found.results]
+    assert alone[0] in record["expected"]
+    assert any(i in record["expected"] for i in pasted[:3]), pasted
+    assert found.searched is not None and len(found.searched) <= 700

@@ -23,8 +23,10 @@ from .words import EXPANSIONS, NUMBER_WORDS, TOKEN_PATTERN, LazyPattern, expansi
 if TYPE_CHECKING:
     from .source import OpenIndex
 
-MAX_QUERY_CHARS = 500
-"""Longer queries are refused with a clear message (a question is never this long)."""
+MAX_QUERY_CHARS = 5_000
+"""Longer queries are refused with a clear message; a query over
+:data:`index.search.pasted.LONG_QUERY_CHARS` is read as a pasted post (a forum post pasted
+whole is rarely over 3,000 characters)."""
 
 
 class QuerySyntaxError(ValueError):
@@ -39,7 +41,7 @@ class QueryTooLongError(QuerySyntaxError):
         self.limit = limit
         super().__init__(
             f"the query is {length:,} characters long; the limit is {limit:,}. "
-            "Search for a few words or a phrase from the rule"
+            "Paste only the question, or search for a few words or a phrase from the rule"
         )
 
 
@@ -362,10 +364,15 @@ def fuzzify(q: Any, src: OpenIndex, keep: frozenset[str] = frozenset()) -> Any:
     return q.accept(fix)
 
 
-def check_query(query: str) -> str:
-    """The query cleaned and folded; raises :class:`QuerySyntaxError` if it cannot be searched."""
+def check_length(query: str) -> None:
+    """Raises :class:`QueryTooLongError` for a query over :data:`MAX_QUERY_CHARS`."""
     if len(query) > MAX_QUERY_CHARS:
         raise QueryTooLongError(len(query), MAX_QUERY_CHARS)
+
+
+def check_query(query: str) -> str:
+    """The query cleaned and folded; raises :class:`QuerySyntaxError` if it cannot be searched."""
+    check_length(query)
     cleaned = _clean(query)
     if not cleaned:
         raise QuerySyntaxError("the query is empty; give a word, a phrase or a rule number")

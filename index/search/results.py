@@ -65,6 +65,9 @@ class SearchResults:
     """"Did you mean" queries, offered when nothing matched."""
     jumped: bool = False
     """True when the query named a rule number and the results start at that rule."""
+    searched: str | None = None
+    """For a long pasted question: the part of it that was searched (see
+    :mod:`index.search.pasted`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``judge search --json`` object."""
@@ -73,6 +76,7 @@ class SearchResults:
             "query": self.query,
             "results": [r.to_json() for r in self.results],
             "suggestions": self.suggestions,
+            "searched": self.searched,
         }
 
 

@@ -17,7 +17,16 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from .kinds import Scope, get_scope, kind_of
-from .query import FIELDS, OPERATORS, SECTION_RE, check_query, parse, rule_numbers
+from .pasted import find_question, is_pasted
+from .query import (
+    FIELDS,
+    OPERATORS,
+    SECTION_RE,
+    check_length,
+    check_query,
+    parse,
+    rule_numbers,
+)
 from .rank import (
     COORDINATION,
     POOL,
@@ -145,8 +154,11 @@ class Searcher:
         from .engine import whoosh
 
         w = whoosh()
-        cleaned = check_query(query)
         out = SearchResults(self.edition, query)
+        if is_pasted(query):
+            check_length(query)
+            out.searched = find_question(query)
+        cleaned = check_query(out.searched or query)
         primary = self._opened[0]
         numbers, rest = rule_numbers(cleaned) if scope.rule_numbers else ([], cleaned)
         pinned: list[SearchResult] = []
