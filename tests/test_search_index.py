@@ -213,3 +213,29 @@ def test_one_searcher_serves_several_threads(mini_folder: Path) -> None:
         for t in threads:
             t.join()
     assert failures == []
+
+
+def test_whoosh_imports_deferred_modules_for_real_when_asked() -> None:
+    """The stand-ins used while whoosh is imported (index/search/engine.py) leave nothing
+    behind: the deferred modules import for real, and whoosh's names reach them."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(
+        """
+        import sys
+        from index.search.engine import DEFERRED, whoosh
+        whoosh()
+        assert not any(m in sys.modules for m, _ in DEFERRED), "a stand-in was left"
+        import whoosh.compat, whoosh.query.terms
+        from whoosh.lang.morph_en import variations
+        assert whoosh.query.terms.variations("rendering") == variations("rendering")
+        import urllib.request
+        assert hasattr(urllib.request, "Request")
+        print("ok")
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"

@@ -21,9 +21,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from glossary.fold import fold_text
 
@@ -33,8 +32,7 @@ if TYPE_CHECKING:
 ASKED_DIR = Path(__file__).with_name("asked")
 
 
-@dataclass(frozen=True)
-class Asked:
+class Asked(NamedTuple):
     """One phrasing: the rule it asks about, words of that rule, and the question."""
 
     number: str
