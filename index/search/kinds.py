@@ -5,6 +5,12 @@ which documents each scope (``judge search --in``) searches. A new kind of docum
 rulings, tournament-document sections) is a row of the first, its scope a row of the second.
 The rows are named tuples, not dataclasses: creating a dataclass takes about a millisecond,
 which every cold ``judge search`` would pay.
+
+Card rulings, say, would be ``"ruling": Kind("ruling", ruling_record)`` (a record function
+beside the others in :mod:`index.search.results`) and
+``"rulings": Scope("rulings", _kinds("ruling"), lends=False, help="card rulings")``; a
+document's sections, ``Scope("ipg", (("document", "ipg"),), help="the IPG")``, once the
+schema stores a ``document`` field.
 """
 
 from __future__ import annotations
@@ -63,6 +69,7 @@ class Scope(NamedTuple):
     lends: bool = True
     """Glossary entries lend their score to the rule they name (:func:`index.search.rank.lend`)."""
     help: str = ""
+    """What it searches, in words, for help texts ("the rules")."""
 
     def filter(self) -> Any:
         """The whoosh filter query of this scope, or None for every document."""

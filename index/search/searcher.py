@@ -56,7 +56,8 @@ class Searcher:
     ``indexes`` are opened whoosh indexes, the edition's first: rule numbers, a rule's subrules
     and "did you mean" come from it. ``searcher``: a whoosh searcher of the first index to use
     (its caller closes it). ``direct_scoring=False`` scores every query through whoosh's
-    ``searcher.search`` (slower; the same results, see :mod:`index.search.scoring`).
+    ``searcher.search`` (slower; the same results but for float rounding, see
+    :mod:`index.search.scoring`).
 
     Use it in a ``with`` block (or call :meth:`close`) and ask it as many queries as needed:
     what it reads from the indexes is remembered for the next query (see
