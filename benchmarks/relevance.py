@@ -9,7 +9,7 @@ Usage::
     python benchmarks/relevance.py --pool pool.tsv # hits to judge blind (see judgments.tsv)
 
 The questions are ``benchmarks/questions.tsv`` (see its header for where they come from). Both
-engines index the same documents (``index.search.schema._documents``: rules, examples,
+engines index the same documents (``index.search.schema.documents``: rules, examples,
 glossary) and both fold an example hit into its rule. The baseline is sqlite FTS5 (stdlib) with
 its built-in ``bm25()`` ranking, the porter tokenizer and the question's words OR-ed together.
 ``benchmarks/judgments.tsv`` (blind pooled judgments, see ``--pool``) adds a second answer key.
@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 
 from index.model import Document  # noqa: E402
 from index.reader import read_cr_path  # noqa: E402
-from index.search import build_search_index, search  # noqa: E402
-from index.search.schema import _documents  # noqa: E402
+from index.search import build_search_index, open_search_index, search  # noqa: E402
+from index.search.schema import documents  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 QUESTIONS = Path(__file__).with_name("questions.tsv")
@@ -117,7 +117,7 @@ class Bm25Baseline:
             "number UNINDEXED, text, tokenize='porter unicode61')"
         )
         rows = []
-        for d in _documents(doc):
+        for d in documents(doc):
             if d["kind"] == "asked":
                 continue  # judge's own players' phrasings are not the rules' text
             # The text as published (without the roots judge indexes beside negated words).
@@ -227,9 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         build_search_index(doc, folder)
-        from whoosh.index import open_dir
-
-        ix = open_dir(str(folder / "search"))
+        ix, _meta = open_search_index(folder)
 
         def judge(text: str) -> list[str]:
             return [r.id for r in search(ix, text, limit=DEPTH).results]

@@ -1,22 +1,29 @@
 """Speed of ``judge search`` beside bare whoosh doing the same work.
 
-Usage: ``python benchmarks/search_speed.py [--runs 10]`` (needs ../shared/corpus).
+Usage: ``python benchmarks/search_speed.py [--runs 10] [--no-build] [--baseline DIR]``
+(needs ../shared/corpus).
 
 1. Build: ``index.search.build_search_index`` for the newest edition vs a bare whoosh build of
    the same documents with the same schema (create_in, one writer, add_document, commit).
 2. Cold one-shot: ``judge search "legend rule"`` as a new process vs a bare Python script that
    imports whoosh, opens the same index and runs the same parsed query (median of N runs each,
    interleaved), both with bytecode caching on and the project precompiled (see
-   ``_common.environment``).
-3. Warm: p50/p95 of in-process queries on an opened index (the question set plus shorthand,
-   misspellings and rule numbers): first each of half the questions asked once, in a process
-   warmed on the other half (what a bot sees for a new question); then every query three times
-   after a pass over all of them (the goal's figure; per-reader caches are hot).
+   ``_common.environment``). ``--baseline DIR`` times another checkout of judge in the same
+   runs (its own code, and a data folder it built), for figures before and after a change.
+3. Warm: p50/p95 of queries on an open :class:`index.search.Searcher` (the question set plus
+   shorthand, misspellings and rule numbers): first each of half the questions asked once, in
+   a Searcher warmed on the other half (what a bot sees for a new question); then every query
+   three times after a pass over all of them (the goal's figure).
+4. The check that an index is current (``index_is_current``: the digest of the phrasing files
+   and word tables), first in a new process and then again in it.
+5. Pasted questions: questions of the set, each inside a forum post of about 3,000 characters,
+   warm on the open Searcher.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import statistics
 import subprocess
 import sys
@@ -31,8 +38,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from _common import environment  # noqa: E402
 
 from index.reader import read_cr_path  # noqa: E402
-from index.search import build_search_index, search_documents  # noqa: E402
-from index.search.schema import _documents, _schema  # noqa: E402
+from index.search import Searcher, build_search_index, search_index_folder  # noqa: E402
+from index.search.schema import documents, make_schema  # noqa: E402
 from index.store import EditionStore  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -50,26 +57,70 @@ with ix.searcher() as s:
         print(hit["id"], hit.highlights("body"))
 """
 
+CHECK_CURRENT = """
+import sys, time
+from pathlib import Path
+from index.search import index_is_current
+folder = Path(sys.argv[1])
+start = time.perf_counter()
+assert index_is_current(folder)
+first = time.perf_counter()
+assert index_is_current(folder)
+print(first - start, time.perf_counter() - first)
+"""
+
+PREAMBLE = """\
+Hi everyone, long time lurker, first time poster. Our playgroup meets every Friday at the back \
+of a comic shop, four or five of us, mostly Commander but sometimes we draft when someone \
+brings a box. Last week something came up that started a twenty-minute argument and nobody \
+could find the answer in the comprehensive rules on their phone, so I promised to ask here. \
+Some background: I was on my graveyard deck, my buddy on artifacts, and the other two on \
+tokens and burn. The game had been going for over an hour and everybody was low on cards. \
+My friend insists he is right because he has been playing since the nineties, but I am \
+pretty sure he is mixing things up with how the old rules used to work before all the changes.
+Anyway, here's what happened, as best as I can remember it:
+"""
+SIGN_OFF = """
+Sorry for the wall of text, and sorry if this has been asked before. Any help would be \
+greatly appreciated, and a rule number would be awesome so I can show my playgroup. Thanks!
+EDIT: formatting."""
+
+
+def _pasted(question: str, size: int = 3_000) -> str:
+    body = question + SIGN_OFF
+    text = PREAMBLE + body
+    while len(text) < size:
+        text = PREAMBLE + "\n" + text
+    return text
+
 
 def _bare_build(docs: list[dict[str, object]], folder: Path) -> None:
     from whoosh.index import create_in
 
-    ix = create_in(str(folder), _schema())
+    ix = create_in(str(folder), make_schema())
     w = ix.writer()
     for d in docs:
         w.add_document(**d)
     w.commit()
 
 
-def _median_run(cmd: list[str], env: dict[str, str]) -> float:
+def _run(cmd: list[str], env: dict[str, str]) -> float:
     start = time.perf_counter()
     subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - start
 
 
+def _pct(times: list[float], share: float) -> float:
+    return sorted(times)[min(len(times) - 1, int(len(times) * share))] * 1000
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--no-build", action="store_true", help="skip the build timing")
+    parser.add_argument(
+        "--baseline", type=Path, help="another checkout of judge to time in the same cold runs"
+    )
     args = parser.parse_args(argv)
     path = sorted(CORPUS.glob("cr-*.txt"))[-1]
     doc = read_cr_path(path)
@@ -78,21 +129,22 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         # 1. build
-        ours, bare = [], []
-        for i in range(3):
-            start = time.perf_counter()
-            build_search_index(doc, root / f"ours-{i}")
-            ours.append(time.perf_counter() - start)
-            docs = list(_documents(doc))  # bare gets its documents for free
-            (root / f"bare-{i}").mkdir()
-            start = time.perf_counter()
-            _bare_build(docs, root / f"bare-{i}")
-            bare.append(time.perf_counter() - start)
-        o, b = statistics.median(ours), statistics.median(bare)
-        print(
-            f"build      judge {o:6.2f} s   bare whoosh {b:6.2f} s   "
-            f"ratio {o / b:.2f}  (goal ≤ 1.5)"
-        )
+        if not args.no_build:
+            ours, bare = [], []
+            for i in range(3):
+                start = time.perf_counter()
+                build_search_index(doc, root / f"ours-{i}")
+                ours.append(time.perf_counter() - start)
+                docs = list(documents(doc))  # bare gets its documents for free
+                (root / f"bare-{i}").mkdir()
+                start = time.perf_counter()
+                _bare_build(docs, root / f"bare-{i}")
+                bare.append(time.perf_counter() - start)
+            o, b = statistics.median(ours), statistics.median(bare)
+            print(
+                f"build      judge {o:6.2f} s   bare whoosh {b:6.2f} s   "
+                f"ratio {o / b:.2f}  (goal ≤ 1.5)"
+            )
 
         # 2. cold one-shot
         home = root / "home"
@@ -100,29 +152,49 @@ def main(argv: list[str] | None = None) -> int:
         store.add_bytes(path.read_bytes(), path.name, extra=build_search_index)
         build = store.build_path(str(doc.edition))
         assert build is not None
+        live = search_index_folder(build)
+        assert live is not None
         # Both sides run with bytecode caching on and the project precompiled, as an installed
         # wheel would (a developer shell's PYTHONDONTWRITEBYTECODE would make judge recompile
         # its own sources on every run while whoosh's .pyc files are already in site-packages).
         env = environment(JUDGE_HOME=str(home))
-        judge = [str(Path(sys.executable).with_name("judge")), "search", "legend rule"]
-        script = [sys.executable, "-c", BARE_QUERY, str(build / "search"), "legend rule"]
-        _median_run(judge, env), _median_run(script, env)  # warm the OS cache and .pyc files
-        cold_j, cold_b = [], []
+        judge_exe = str(Path(sys.executable).with_name("judge"))
+        commands = {
+            "judge": ([judge_exe, "search", "legend rule"], env),
+            "bare whoosh": ([sys.executable, "-c", BARE_QUERY, str(live), "legend rule"], env),
+        }
+        if args.baseline is not None:
+            other = args.baseline.resolve()
+            for package in ("glossary", "index", "judge_cli"):
+                compileall.compile_dir(str(other / package), quiet=1)
+            other_env = dict(env, PYTHONPATH=str(other), JUDGE_HOME=str(root / "baseline"))
+            build_cmd = [judge_exe, "index", "build", str(path)]
+            subprocess.run(build_cmd, env=other_env, check=True, stdout=subprocess.DEVNULL)
+            commands["baseline"] = ([judge_exe, "search", "legend rule"], other_env)
+        for cmd, cmd_env in commands.values():
+            _run(cmd, cmd_env)  # warm the OS cache and .pyc files
+        cold: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(args.runs):
-            cold_j.append(_median_run(judge, env))
-            cold_b.append(_median_run(script, env))
-        cj, cb = statistics.median(cold_j), statistics.median(cold_b)
-        print(
-            f"cold       judge {cj * 1000:6.0f} ms  bare whoosh {cb * 1000:6.0f} ms  "
-            f"ratio {cj / cb:.2f}  (goal ≤ 1.3; median of {args.runs})"
-        )
+            for name, (cmd, cmd_env) in commands.items():
+                cold[name].append(_run(cmd, cmd_env))
+        bare_ms = statistics.median(cold["bare whoosh"]) * 1000
+        for name, times in cold.items():
+            if name == "bare whoosh":
+                continue
+            ms = statistics.median(times) * 1000
+            label = "judge" if name == "judge" else f"baseline ({args.baseline})"
+            print(
+                f"cold       {label} {ms:6.0f} ms  bare whoosh {bare_ms:6.0f} ms  "
+                f"ratio {ms / bare_ms:.2f}  (goal ≤ 1.3; median of {args.runs})"
+            )
 
         # 3. warm
         from relevance import read_questions
         from whoosh.index import open_dir
 
-        queries = [q.text for q in read_questions()]
-        queries += [
+        questions = [q.text for q in read_questions()]
+        queries = [
+            *questions,
             "legend rule",
             "phasing",
             "deathtuch",
@@ -134,45 +206,67 @@ def main(argv: list[str] | None = None) -> int:
             "deathtouch AND trample",
             "section:7 damage",
         ]
-        from index.search.rank import _weighting
-
-        ix = open_dir(str(build / "search"))
-        # First, questions the process has not seen: warm it on every other question, then
-        # time each of the rest once (per-reader caches hold only what other questions read).
-        searcher = ix.searcher(weighting=_weighting())
-        for q in queries[::2]:
-            search_documents(ix, q, limit=10, searcher=searcher)
-        fresh = []
-        for q in queries[1::2]:
-            start = time.perf_counter()
-            search_documents(ix, q, limit=10, searcher=searcher)
-            fresh.append(time.perf_counter() - start)
-        searcher.close()
-        fresh.sort()
+        ix = open_dir(str(live))
+        # First, questions the Searcher has not seen: warm it on every other question, then
+        # time each of the rest once (it holds only what other questions read).
+        with Searcher([ix]) as searcher:
+            for q in queries[::2]:
+                searcher.search(q, limit=10)
+            fresh = []
+            for q in queries[1::2]:
+                start = time.perf_counter()
+                searcher.search(q, limit=10)
+                fresh.append(time.perf_counter() - start)
         print(
-            f"warm, new  p50 {fresh[len(fresh) // 2] * 1000:5.1f} ms   "
-            f"p95 {fresh[int(len(fresh) * 0.95)] * 1000:5.1f} ms  over {len(fresh)} questions "
-            "asked once"
+            f"warm, new  p50 {_pct(fresh, 0.5):5.1f} ms   p95 {_pct(fresh, 0.95):5.1f} ms  "
+            f"over {len(fresh)} questions asked once"
         )
         # Then every query again, three times over, after a pass over all of them.
-        searcher = ix.searcher(weighting=_weighting())
-        for q in queries:
-            search_documents(ix, q, limit=10, searcher=searcher)
-        times = []
-        for _ in range(3):
+        with Searcher([ix]) as searcher:
             for q in queries:
+                searcher.search(q, limit=10)
+            times = []
+            for _ in range(3):
+                for q in queries:
+                    start = time.perf_counter()
+                    searcher.search(q, limit=10)
+                    times.append(time.perf_counter() - start)
+            print(
+                f"warm       p50 {_pct(times, 0.5):5.1f} ms   p95 {_pct(times, 0.95):5.1f} ms  "
+                f"over {len(times)} queries (goal p95 ≤ 10 ms)"
+            )
+
+            # 5. pasted questions, on the same warm Searcher
+            posts = [_pasted(q) for q in questions[::10]]
+            pasted = []
+            for post in posts:
                 start = time.perf_counter()
-                search_documents(ix, q, limit=10, searcher=searcher)
-                times.append(time.perf_counter() - start)
-        times.sort()
-        p50 = times[len(times) // 2] * 1000
-        p95 = times[int(len(times) * 0.95)] * 1000
-        print(
-            f"warm       p50 {p50:5.1f} ms   p95 {p95:5.1f} ms  over {len(times)} queries "
-            "(goal p95 ≤ 10 ms)"
-        )
-        searcher.close()
+                searcher.search(post, limit=10)
+                pasted.append(time.perf_counter() - start)
+            sizes = statistics.median(len(p) for p in posts)
+            print(
+                f"pasted     p50 {_pct(pasted, 0.5):5.1f} ms   p95 {_pct(pasted, 0.95):5.1f} ms  "
+                f"over {len(posts)} questions in posts of about {sizes:,.0f} characters"
+            )
         ix.close()
+
+        # 4. the check that the index is current
+        firsts, agains = [], []
+        for _ in range(args.runs):
+            out = subprocess.run(
+                [sys.executable, "-c", CHECK_CURRENT, str(build)],
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.split()
+            firsts.append(float(out[0]))
+            agains.append(float(out[1]))
+        print(
+            f"current?   first in a process {statistics.median(firsts) * 1000:5.2f} ms   "
+            f"again {statistics.median(agains) * 1000:5.3f} ms  (phrasing files read and "
+            "hashed once per process)"
+        )
     return 0
 
 

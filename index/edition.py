@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .store import EditionStore, NoEditionError
 
@@ -227,8 +227,8 @@ class Edition:
 
         For a long-lived process: opening an index and its searcher costs ~150 ms a search,
         a warm one ~1 ms. From here on the edition may be shared across threads: its caches
-        are filled here, and each search borrows a searcher of its own (whoosh's are not safe
-        to share). :meth:`close` closes the searchers.
+        are filled here, and each search borrows a :class:`~index.search.Searcher` of its own,
+        so searches run in parallel. :meth:`close` closes the searchers.
         """
         from .warm import SearcherPool
 
@@ -357,17 +357,16 @@ class Edition:
 
         Raises :class:`~index.search.QuerySyntaxError` for a query that cannot be searched.
         """
-        from .search import search as run_search
+        from .search import Searcher
 
         folder = self._search_folder()
-        extra = self._notes_indexes()
+        notes = self._notes_folders()
         if self._searchers is None:
-            found = run_search(folder, query, limit=limit, scope=scope, extra=extra)
+            with Searcher.open(folder, notes, edition=self.date) as searcher:
+                found = searcher.search(query, limit=limit, scope=scope)
         else:
-            with self._searchers.borrow(folder) as (ix, searcher):
-                found = run_search(
-                    ix, query, limit=limit, scope=scope, extra=extra, searcher=searcher
-                )
+            with self._searchers.borrow(folder, notes, self.date) as searcher:
+                found = searcher.search(query, limit=limit, scope=scope)
         found.edition = self.date
         return found
 
@@ -396,7 +395,8 @@ class Edition:
 
         if self.notice is not None:
             self.notice(
-                f"Rebuilding the search index of edition {self.date} (built by an older judge)…"
+                f"Rebuilding the search index of edition {self.date} (it was built by another"
+                " version of judge or its search tables)…"
             )
         rebuild_search_index(self.document, build)
 
@@ -414,20 +414,21 @@ class Edition:
             temp = Path(tempfile.gettempdir()) / "judge-cache"
             return build_cached_index(self.document, temp, "sample")
 
-    def _notes_indexes(self) -> list[Any]:
-        """The opened notes index, if any notes are stored (notes are extras: never fatal)."""
+    def _notes_folders(self) -> list[Path]:
+        """The notes' index folder, if any notes are stored (notes are extras: never fatal)."""
         if not self.store.notes_dir.is_dir():
             return []
         notes = self.store.notes()
         if not notes:
             return []
-        from .search import build_notes_index, open_search_index
+        from .search import build_notes_index, search_index_folder
 
         try:
             folder = build_notes_index(self._cache, notes)
-            ix, _ = open_search_index(folder)
+            if search_index_folder(folder) is None:
+                raise OSError(f"no index in {folder}")
         except Exception as exc:  # a broken notes index must not stop a search
             if self.notice is not None:
                 self.notice(f"Warning: notes not searched ({exc}).")
             return []
-        return [ix]
+        return [folder]

@@ -1,67 +1,67 @@
-"""Search indexes kept open for a long-lived process (a server): one searcher per caller.
+"""Search indexes kept open for a long-lived process (a server): one Searcher per caller.
 
-Opening an edition's index and a searcher on it costs ~150 ms; a search on a searcher that is
-already open takes ~1 ms. A whoosh searcher is not safe to use from two threads at once, so a
-:class:`SearcherPool` lends each caller a searcher of its own and takes it back afterwards;
-the pool grows to the number of callers searching at the same time, and keeps at most
-:attr:`SearcherPool.keep` idle ones.
+Opening an edition's index costs ~150 ms; a search on a :class:`~index.search.Searcher` that is
+already open takes ~1 ms, and it remembers what it read for the next query. A Searcher runs
+one query at a time, so a :class:`SearcherPool` lends each caller a Searcher of its own and
+takes it back afterwards: the pool grows to the number of callers searching at the same time
+and keeps at most :attr:`SearcherPool.keep` idle ones.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .search import Searcher
 
 __all__ = ["SearcherPool"]
 
 
 class SearcherPool:
-    """The open index of one build folder and its idle searchers, shared by threads."""
+    """Idle Searchers of one build folder (and its notes), shared by threads."""
 
     def __init__(self, keep: int = 16) -> None:
         self.keep = keep
-        """How many idle searchers are kept open at most."""
+        """How many idle Searchers are kept open at most."""
         self.opened = 0
-        """How many searchers were opened (for tests and benchmarks)."""
+        """How many Searchers were opened (for tests and benchmarks)."""
         self._lock = threading.Lock()
-        self._folder: Path | None = None
-        self._index: Any = None
-        self._idle: list[Any] = []
+        self._key: tuple[Path, tuple[Path, ...]] | None = None
+        self._idle: list[Searcher] = []
 
     @contextlib.contextmanager
-    def borrow(self, folder: Path) -> Iterator[tuple[Any, Any]]:
-        """An open index of ``folder`` and a searcher that nobody else uses until the block ends.
+    def borrow(
+        self, folder: Path, notes: Sequence[Path] = (), edition: str | None = None
+    ) -> Iterator[Searcher]:
+        """A Searcher of ``folder`` (and ``notes``) that nobody else uses until the block ends.
 
         Raises :class:`~index.search.NoSearchIndexError` when ``folder`` has no usable index.
         """
-        from .search import open_search_index
+        from .search import Searcher
 
-        # The weighting a one-shot search uses, so that scores are the same as the CLI's.
-        from .search.rank import _weighting
-
+        key = (folder, tuple(notes))
         with self._lock:
-            if folder != self._folder:
-                # A rebuilt edition answers from its new build: retire the old searchers.
+            if key != self._key:
+                # A rebuilt edition (or changed notes) answers from the new index.
                 self._close_idle()
-                self._index, _ = open_search_index(folder)
-                self._folder = folder
-            index = self._index
+                self._key = key
             searcher = self._idle.pop() if self._idle else None
         if searcher is None:
-            searcher = index.searcher(weighting=_weighting())
+            searcher = Searcher.open(folder, notes, edition=edition)
             with self._lock:
                 self.opened += 1
         try:
-            yield index, searcher
+            yield searcher
         finally:
             with self._lock:
-                if index is self._index and len(self._idle) < self.keep:
+                kept = key == self._key and len(self._idle) < self.keep
+                if kept:
                     self._idle.append(searcher)
-                    searcher = None
-            if searcher is not None:
+            if not kept:
                 searcher.close()
 
     def _close_idle(self) -> None:
@@ -70,8 +70,7 @@ class SearcherPool:
         self._idle = []
 
     def close(self) -> None:
-        """Closes the idle searchers; the pool opens new ones when it is used again."""
+        """Closes the idle Searchers; the pool opens new ones when it is used again."""
         with self._lock:
             self._close_idle()
-            self._folder = None
-            self._index = None
+            self._key = None

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -328,13 +329,15 @@ def test_rebuild_while_another_process_searches(tmp_path: Path) -> None:
     home = tmp_path / "home"
     store = EditionStore(home)
     store.add_bytes(path.read_bytes(), path.name, extra=build_search_index)
+    stop = tmp_path / "stop"
     searcher = textwrap.dedent(
         """
         import sys, time
+        from pathlib import Path
         from index import open_edition
         ok = 0
-        end = time.time() + 6
-        while time.time() < end:
+        end = time.time() + 300
+        while time.time() < end and not Path(sys.argv[1]).exists():
             found = open_edition().search("trample damage", limit=3)
             assert found.results, "no results"
             ok += 1
@@ -343,19 +346,23 @@ def test_rebuild_while_another_process_searches(tmp_path: Path) -> None:
     )
     env = dict(os.environ, JUDGE_HOME=str(home))
     proc = subprocess.Popen(
-        [sys.executable, "-c", searcher],
+        [sys.executable, "-c", searcher, str(stop)],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+    # Rebuilds for as long as they take (a loaded machine builds slowly), then stops the searcher.
     rebuilds = 0
-    while proc.poll() is None and rebuilds < 8:
-        store.add_bytes(path.read_bytes(), path.name, extra=build_search_index)
-        rebuilds += 1
-    out, err = proc.communicate(timeout=60)
+    try:
+        while proc.poll() is None and rebuilds < 3:
+            store.add_bytes(path.read_bytes(), path.name, extra=build_search_index)
+            rebuilds += 1
+    finally:
+        stop.touch()
+    out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
-    assert int(out) > 0 and rebuilds >= 2
+    assert int(out) > 0 and rebuilds == 3
 
 
 def test_snippets_keep_the_published_punctuation(store_home: Path) -> None:
@@ -397,15 +404,15 @@ def test_a_heading_a_glossary_entry_names_gives_way_to_its_first_rule(store_home
 
 
 def test_no_counts_as_zero() -> None:
-    from index.search.query import _expand_shorthand
+    from index.search.query import expand_shorthand
 
     # "no loyalty counters" is a count of none: the rules write "loyalty 0".
-    assert "(no OR 0 OR zero)" in _expand_shorthand("planeswalker with no loyalty counters")
-    assert _expand_shorthand("no longer tapped") == "no longer tapped"
-    assert "(10 OR ten)" in _expand_shorthand("10 poison counters")
+    assert "(no OR 0 OR zero)" in expand_shorthand("planeswalker with no loyalty counters")
+    assert expand_shorthand("no longer tapped") == "no longer tapped"
+    assert "(10 OR ten)" in expand_shorthand("10 poison counters")
     # ... but not inside a phrase a table wrote: "no cards" and "4 player" stay phrases.
-    assert '"no cards"' in _expand_shorthand("my library is empty")
-    assert '("4 player" OR multiplayer)' in _expand_shorthand("our 4 player game")
+    assert '"no cards"' in expand_shorthand("my library is empty")
+    assert '("4 player" OR multiplayer)' in expand_shorthand("our 4 player game")
 
 
 @pytest.mark.parametrize(
@@ -422,28 +429,28 @@ def test_no_counts_as_zero() -> None:
     ],
 )
 def test_player_words_match_inflections(typed: str, key: str) -> None:
-    from index.search.query import _expand_shorthand
-    from index.search.words import _EXPANSIONS
+    from index.search.query import expand_shorthand
+    from index.search.words import EXPANSIONS
 
-    expanded = _expand_shorthand(f"it {typed} now")
-    assert _EXPANSIONS[key] in expanded
+    expanded = expand_shorthand(f"it {typed} now")
+    assert EXPANSIONS[key] in expanded
     assert expanded.startswith("it (") and expanded.endswith(") now")
 
 
 def test_shorthand_matches_only_whole_words() -> None:
-    from index.search.query import _expand_shorthand
+    from index.search.query import expand_shorthand
 
-    assert _expand_shorthand("sacrifice the blinker") == "sacrifice the blinker"
-    assert _expand_shorthand("diesel") == "diesel"
-    assert "OR" in _expand_shorthand("its P/T")
+    assert expand_shorthand("sacrifice the blinker") == "sacrifice the blinker"
+    assert expand_shorthand("diesel") == "diesel"
+    assert "OR" in expand_shorthand("its P/T")
 
 
 def test_negated_words_are_indexed_under_their_root() -> None:
-    from index.search.schema import _negations
+    from index.search.schema import negations
 
     texts = ["Block with an untapped creature unless it's illegal.", "A tapped land.", "legal"]
-    assert _negations(texts) == {"untapped": "tapped", "illegal": "legal"}
-    assert _negations(["untapped only"]) == {}  # "tapped" is not a word of its own there
+    assert negations(texts) == {"untapped": "tapped", "illegal": "legal"}
+    assert negations(["untapped only"]) == {}  # "tapped" is not a word of its own there
 
 
 def test_a_question_in_the_positive_finds_the_rule_in_the_negative(store_home: Path) -> None:
@@ -518,9 +525,9 @@ def test_a_heading_gives_way_to_its_first_rule(store_home: Path, query: str, fir
 
 
 def test_power_toughness_changes_are_single_tokens() -> None:
-    from index.search.schema import _analyzer
+    from index.search.schema import analyzer
 
-    tokens = [t.text for t in _analyzer()("a -2/-2 effect and a +1/+1 counter on 704.5q")]
+    tokens = [t.text for t in analyzer()("a -2/-2 effect and a +1/+1 counter on 704.5q")]
     assert tokens == ["-2/-2", "effect", "+1/+1", "counter", "704.5q"]
 
 
@@ -547,14 +554,14 @@ def test_power_toughness_changes_are_single_tokens() -> None:
 def test_plain_words_build_the_query_the_parser_would(query: str) -> None:
     from whoosh.filedb.filestore import RamStorage
 
-    from index.search.query import _direct_query, _expand_shorthand, _make_parser
-    from index.search.schema import _schema
+    from index.search.query import direct_query, expand_shorthand, make_parser
+    from index.search.schema import make_schema
 
-    schema = RamStorage().create_index(_schema()).schema
-    text = _expand_shorthand(query)
-    direct = _direct_query(schema, text)
+    schema = RamStorage().create_index(make_schema()).schema
+    text = expand_shorthand(query)
+    direct = direct_query(schema, text)
     assert direct is not None
-    parsed = _make_parser(schema).parse(text)
+    parsed = make_parser(schema).parse(text)
     assert direct == parsed
     assert repr(direct) == repr(parsed)
 
@@ -563,37 +570,116 @@ def test_plain_words_build_the_query_the_parser_would(query: str) -> None:
 def test_queries_with_syntax_go_to_the_parser(query: str) -> None:
     from whoosh.filedb.filestore import RamStorage
 
-    from index.search.query import _direct_query, _expand_shorthand
-    from index.search.schema import _schema
+    from index.search.query import direct_query, expand_shorthand
+    from index.search.schema import make_schema
 
-    text = _expand_shorthand(query)
-    assert _direct_query(RamStorage().create_index(_schema()).schema, text) is None
+    text = expand_shorthand(query)
+    assert direct_query(RamStorage().create_index(make_schema()).schema, text) is None
 
 
 def test_direct_scoring_matches_whoosh(store_home: Path) -> None:
-    from whoosh.index import open_dir
+    from index.search import open_search_index
+    from index.search.query import direct_query
+    from index.search.scoring import top
+    from index.search.source import OpenIndex
 
-    from index.search.query import _direct_query
-    from index.search.rank import _top, _weighting
-
-    ix = open_dir(str(_build(store_home, "2026-01-16") / "search"))
-    with ix.searcher(weighting=_weighting()) as searcher:
+    ix, _ = open_search_index(_build(store_home, "2026-01-16"))
+    src = OpenIndex(ix)
+    try:
         texts = (
             "two copies of the same legendary creature",
             "deathtouch trample damage",
             'ninjutsu unblocked (attacker OR "attacking creature")',
         )
         for text in texts * 2:  # the second time from what the first remembered
-            q = _direct_query(searcher.schema, text)
-            ours = [(score, fields["id"]) for score, fields in _top(searcher, q, 30, None)]
-            theirs = [(h.score, h["id"]) for h in searcher.search(q, limit=30)]
+            q = direct_query(src.schema, text)
+            ours = [(score, fields["id"]) for score, fields in top(src, q, 30, None)]
+            theirs = [(h.score, h["id"]) for h in src.searcher.search(q, limit=30)]
             assert ours == theirs
+    finally:
+        src.close()
+        ix.close()
+
+
+def test_postings_read_by_block_match_the_public_api(store_home: Path) -> None:
+    from index.search import open_search_index
+    from index.search.scoring import read_postings
+    from index.search.source import OpenIndex
+
+    ix, _ = open_search_index(_build(store_home, "2026-01-16"))
+    src = OpenIndex(ix)
+    try:
+        # "creatur" and "player" span many blocks of postings; "zzz" is not in the index.
+        for fieldname, word in [("body", "creatur"), ("body", "player"), ("title", "phase")]:
+            by_block = read_postings(src, fieldname, word.encode())
+            assert by_block is not None and len(by_block[1]) > 10
+            assert by_block == read_postings(src, fieldname, word.encode(), blocks=False)
+        assert read_postings(src, "body", b"zzz") is None
+    finally:
+        src.close()
+        ix.close()
+
+
+def _same_ranking(ours: list[Any], theirs: list[Any]) -> bool:
+    """Checks if two result lists agree: the same records, scores equal but for rounding, and
+    the same order except among records whose scores differ only by rounding."""
+
+    def close(a: float, b: float) -> bool:
+        return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+    if len(ours) != len(theirs):
+        return False
+    i = 0
+    while i < len(ours):
+        j = i + 1  # the block of records tied (but for rounding) with record i
+        while j < len(ours) and close(ours[j].score, ours[i].score):
+            j += 1
+        mine = {r.id: r for r in ours[i:j]}
+        other = {r.id: r for r in theirs[i:j]}
+        if mine.keys() != other.keys():
+            return False
+        for key, r in mine.items():
+            o = other[key]
+            if not close(r.score, o.score) or (r.snippet, r.marks, r.example, r.title) != (
+                o.snippet,
+                o.marks,
+                o.example,
+                o.title,
+            ):
+                return False
+        i = j
+    return True
+
+
+def test_every_benchmark_question_ranks_the_same_through_whoosh(store_home: Path) -> None:
+    """What :mod:`index.search.scoring` reads of whoosh's internals changes nothing: questions
+    of benchmarks/questions.tsv get the results whoosh's own ``searcher.search`` gives them
+    (the sums are added in another order, so a score may differ in its last bits). Every tenth
+    question: through whoosh, one takes a third of a second."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from relevance import read_questions
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    from index.search import Searcher, open_search_index
+
+    questions = [q.text for q in read_questions()][::10]
+    assert len(questions) >= 60
+    ix, meta = open_search_index(_build(store_home, "2026-01-16"))
+    try:
+        with Searcher([ix]) as fast, Searcher([ix], direct_scoring=False) as slow:
+            for question in questions:
+                ours, theirs = fast.search(question), slow.search(question)
+                assert _same_ranking(ours.results, theirs.results), question
+                assert ours.suggestions == theirs.suggestions, question
+    finally:
+        ix.close()
 
 
 def test_bit_parallel_edit_distance_matches_the_table() -> None:
     import itertools
 
-    from index.search.query import _distances
+    from index.search.query import distances
 
     def table(a: str, b: str) -> int:
         prev = list(range(len(b) + 1))
@@ -608,7 +694,7 @@ def test_bit_parallel_edit_distance_matches_the_table() -> None:
     words += ["".join(p) for p in itertools.product("ab", repeat=4)]
     for a, b in itertools.product(words, repeat=2):
         if a:
-            assert _distances(a)(b) == table(a, b), (a, b)
+            assert distances(a)(b) == table(a, b), (a, b)
 
 
 def test_the_first_results_do_not_depend_on_the_limit(store_home: Path) -> None:
@@ -624,3 +710,70 @@ def test_the_first_results_do_not_depend_on_the_limit(store_home: Path) -> None:
         short = [r.id for r in search(folder, question, limit=5).results]
         long = [r.id for r in search(folder, question, limit=20).results]
         assert long[:5] == short, question
+
+
+# --- questions as people paste them ------------------------------------------------------------
+
+REAL_QUESTIONS = ROOT.parent / "shared" / "questions" / "real-questions.jsonl"
+
+FORUM_PREAMBLE = """\
+Hi everyone, long time lurker, first time poster here. I've been playing on and off for years \
+and recently got back into it with my local store's weekly Commander nights. We usually have a \
+pretty casual pod, four or five of us, and we try to keep things friendly, but last night we ran \
+into a situation that nobody at the table could agree on, and since the store's judge wasn't \
+around we ended up rolling a die to decide, which felt unsatisfying. I tried reading through \
+the comprehensive rules on my phone but honestly that document is enormous and I couldn't find \
+the right section. My friend insists he is right because he has been playing since Alpha, but \
+I am pretty sure he is mixing things up with how the old rules worked.
+
+Some background on the decks, in case it matters: I was on my Golgari graveyard deck, my buddy \
+was playing an artifacts deck that he has been tuning for months, and the other two were on a \
+Selesnya tokens deck and a mono-red burn deck that one of the guys borrowed from his brother. \
+The game had been going for about an hour and a half by then and everybody was low on cards, \
+so things were getting tense. Earlier in the game the burn player had been knocked down to a \
+handful of life and was mostly just trying to survive, while the tokens player had a huge \
+board but nothing to do with it. We had already had one long discussion about combat damage \
+earlier that evening, which we did manage to settle by reading the cards very carefully, so \
+everyone was a bit tired of rules arguments by the time this one came up, and I think that is \
+partly why it got so heated. We also weren't sure whether the monarch rules worked the same way \
+in a four-player game as in the two-player examples we found online.
+Anyway, here's what happened, as best as I can remember it:
+"""
+FORUM_SIGN_OFF = """
+Sorry for the wall of text, and sorry if this has been asked before, I did try the search bar. \
+Any help would be greatly appreciated, and if you can point me to the actual rule number that \
+would be awesome so I can show my playgroup next week. Thanks in advance, you guys are great!
+EDIT: formatting.
+EDIT 2: fixed a typo in one of the card names, and to everyone asking, yes this was a casual \
+game, nobody is getting disqualified over it.
+P.S. For anyone wondering, the burn player won that game in the end, so the argument didn't \
+even matter for the result, but we still want to know for next time. We are also thinking of \
+starting a small league at the store in the spring, so if anyone has tips on keeping rules \
+arguments short at a casual table, I'm all ears. We usually play three or four games a night, \
+and this one took so long that it was the only game we finished before the store closed."""
+
+
+def _real_question(qid: str) -> dict[str, Any]:
+    if not REAL_QUESTIONS.is_file():
+        if os.environ.get("CI"):
+            pytest.fail(f"{REAL_QUESTIONS} is missing: CI must run the real-question tests")
+        pytest.skip("../shared/questions is not beside this clone (the real questions live there)")
+    for line in REAL_QUESTIONS.read_text(encoding="utf-8").splitlines():
+        record: dict[str, Any] = json.loads(line)
+        if record["id"] == qid:
+            return record
+    pytest.fail(f"{qid} is not in {REAL_QUESTIONS}")
+
+
+def test_a_real_question_pasted_with_its_forum_post_finds_its_rule(store_home: Path) -> None:
+    # r064: Garland's effect and Phantasmal Image, decided by the legend rule (704.5j).
+    record = _real_question("r064")
+    post = FORUM_PREAMBLE + record["question"] + FORUM_SIGN_OFF
+    assert 3_000 <= len(post) <= 3_500
+    build = _build(store_home, "2025-02-07")
+    alone = [r.id for r in search(build, record["question"], limit=5).results]
+    found = search(build, post, limit=5)
+    pasted = [r.id for r in found.results]
+    assert alone[0] in record["expected"]
+    assert any(i in record["expected"] for i in pasted[:3]), pasted
+    assert found.searched is not None and len(found.searched) <= 700

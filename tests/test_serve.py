@@ -156,7 +156,7 @@ SAME_ERROR = [
     (["rule", "704.5j", "-e", "20", "--json"], 1, "/api/rule/704.5j?edition=20", 400),
     (["define", "xyzzy", "--json"], 1, "/api/define/xyzzy", 404),
     (["search", "((", "--json"], 1, "/api/search?q=((", 400),
-    (["search", "x" * 501, "--json"], 1, "/api/search?q=" + "x" * 501, 400),
+    (["search", "x" * 5001, "--json"], 1, "/api/search?q=" + "x" * 5001, 400),
     (["diff", "--from", "2026-01-16", "--to", "2013-07-13", "999.9z", "--json"], 1,
      "/api/diff?from=2026-01-16&to=2013-07-13&ref=999.9z", 404),
     (["diff", "--to", "2013-07-13", "--json"], 1, "/api/diff?to=2013-07-13", 404),

@@ -21,9 +21,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from glossary.fold import fold_text
 
@@ -33,8 +32,7 @@ if TYPE_CHECKING:
 ASKED_DIR = Path(__file__).with_name("asked")
 
 
-@dataclass(frozen=True)
-class Asked:
+class Asked(NamedTuple):
     """One phrasing: the rule it asks about, words of that rule, and the question."""
 
     number: str
@@ -59,23 +57,39 @@ def read_asked(text: str, source: str) -> list[Asked]:
 
 
 @functools.cache
-def _files() -> tuple[tuple[str, str], ...]:
-    """(name, text) of every phrasing file, in name order."""
+def _files() -> tuple[tuple[str, bytes], ...]:
+    """(name, bytes) of every phrasing file, in name order, read once per process."""
     if not ASKED_DIR.is_dir():
         return ()
-    return tuple((p.name, p.read_text(encoding="utf-8")) for p in sorted(ASKED_DIR.glob("*.tsv")))
+    return tuple((p.name, p.read_bytes()) for p in sorted(ASKED_DIR.glob("*.tsv")))
+
+
+def forget_files() -> None:
+    """Forgets the phrasing files read so far (for a caller that changed :data:`ASKED_DIR`)."""
+    _files.cache_clear()
+    _digest.cache_clear()
 
 
 def all_asked() -> list[Asked]:
     """Every phrasing of every file."""
-    return [a for name, text in _files() for a in read_asked(text, name)]
+    return [a for name, data in _files() for a in read_asked(data.decode("utf-8"), name)]
 
 
 def asked_digest() -> str:
-    """A hash of the phrasing files (an index built with other phrasings is stale)."""
+    """A hash of the phrasing files (an index built with other phrasings is stale).
+
+    Computed once per process from the files' bytes (well under a millisecond; see
+    ``benchmarks/search_speed.py``), so checking an index on every search costs nothing.
+    """
+    return _digest()
+
+
+@functools.cache
+def _digest() -> str:
     h = hashlib.sha256()
-    for name, text in _files():
-        h.update(f"{name}\n{text}\n".encode())
+    for name, data in _files():
+        h.update(f"{name}\n{len(data)}\n".encode())
+        h.update(data)
     return h.hexdigest()
 
 

@@ -1,58 +1,63 @@
 """Reading a query: cleaning, shorthand, rule numbers, the whoosh query, fuzzy matching.
 
-Queries (:func:`index.search.search`) are checked and folded (:func:`_check_query`: curly
+Queries (:func:`index.search.search`) are checked and folded (:func:`check_query`: curly
 quotes, apostrophes and dashes to ASCII), MTG shorthand and players' words are expanded through
 :data:`~index.search.words.SHORTHAND` and :data:`~index.search.words.PLAYER_WORDS`
-(:func:`_expand_shorthand`), a rule number goes straight to that rule (:func:`_rule_numbers`),
-and words missing from the index are matched fuzzily (:func:`_fuzzify`). :func:`_parse` builds
-the whoosh query: directly for plain words, phrases, groups, AND and OR (:func:`_direct_query`),
-through whoosh's parser (imported lazily, :func:`_qparser`) for anything else.
+(:func:`expand_shorthand`), a rule number goes straight to that rule (:func:`rule_numbers`),
+and words missing from the index are matched fuzzily (:func:`fuzzify`). :func:`parse` builds
+the whoosh query: directly for plain words, phrases, groups, AND and OR (:func:`direct_query`),
+through whoosh's parser (imported lazily) for anything else.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-import warnings
-import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from glossary.fold import fold_text
 
-from .schema import _doc_frequency, _whoosh
-from .words import _EXPANSIONS, _NUMBER_WORDS, TOKEN_PATTERN, _expansion_keys, _Pattern, _stem
+from .engine import qparser, whoosh
+from .words import EXPANSIONS, NUMBER_WORDS, TOKEN_PATTERN, LazyPattern, expansion_keys, stem
 
-MAX_QUERY_CHARS = 500
-"""Longer queries are refused with a clear message (a question is never this long)."""
-SCOPES = ("rules", "glossary", "all")
+if TYPE_CHECKING:
+    from .source import OpenIndex
+
+MAX_QUERY_CHARS = 5_000
+"""Longer queries are refused with a clear message; a query over
+:data:`index.search.pasted.LONG_QUERY_CHARS` is read as a pasted post (a forum post pasted
+whole is rarely over 3,000 characters)."""
 
 
 class QuerySyntaxError(ValueError):
     """Raised for a query that cannot be searched: unbalanced quotes, only operators, too long."""
 
 
-def _qparser() -> Any:
-    """whoosh's query parser, imported only for queries :func:`_direct_query` leaves to it."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=r"invalid escape sequence")
-        import whoosh.qparser
+class QueryTooLongError(QuerySyntaxError):
+    """Raised for a query longer than :data:`MAX_QUERY_CHARS`."""
 
-        return whoosh.qparser
+    def __init__(self, length: int, limit: int) -> None:
+        self.length = length
+        self.limit = limit
+        super().__init__(
+            f"the query is {length:,} characters long; the limit is {limit:,}. "
+            "Paste only the question, or search for a few words or a phrase from the rule"
+        )
 
 
-_NUMBER_WORD_RE = _Pattern(
+_NUMBER_WORD_RE = LazyPattern(
     r"^(?:(?:rules?|cr|§)\s*)?(\d{3}(?:\.\d+[a-z]{0,2})?\.?)$|^(?:rules?|cr|§)\s*(\d)$",
     re.IGNORECASE,
 )
-_INLINE_NUMBER_RE = _Pattern(r"(?<![\w.])(\d{3}\.\d+[a-z]{0,2})(?![\w])", re.IGNORECASE)
-_RULE_WORD_NUMBER_RE = _Pattern(r"\brules?\s+(\d{3})\b(?!\.\d)", re.IGNORECASE)
-_SECTION_RE = _Pattern(r"\bsection:\s*(\d)\b", re.IGNORECASE)
-_FIELDS = ("term", "title", "body", "asked")
+_INLINE_NUMBER_RE = LazyPattern(r"(?<![\w.])(\d{3}\.\d+[a-z]{0,2})(?![\w])", re.IGNORECASE)
+_RULE_WORD_NUMBER_RE = LazyPattern(r"\brules?\s+(\d{3})\b(?!\.\d)", re.IGNORECASE)
+SECTION_RE = LazyPattern(r"\bsection:\s*(\d)\b", re.IGNORECASE)
+FIELDS = ("term", "title", "body", "asked")
 FIELD_BOOSTS = {"term": 0.5, "title": 1.0, "body": 1.0, "asked": 1.5}
 """Query-time boosts on top of the schema's field boosts (tuned on half A of the benchmark;
 ``asked``, the players' phrasings of :mod:`index.search.phrasings`, chosen on halves A-D among 1,
 1.5, 2 and 3 with the phrasings as shipped: MRR there 0.812, 0.824, 0.815, 0.800)."""
-_OPERATORS = frozenset(["AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"])
+OPERATORS = frozenset(["AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"])
 
 
 def _split_quoted(text: str) -> list[tuple[bool, str]]:
@@ -65,14 +70,14 @@ def _split_quoted(text: str) -> list[tuple[bool, str]]:
     return [(i % 2 == 1, p) for i, p in enumerate(parts)]
 
 
-_PHRASE_TOKEN_RE = _Pattern(r"[\w/]+(?:'\w+)*")
+_PHRASE_TOKEN_RE = LazyPattern(r"[\w/]+(?:'\w+)*")
 """A word as the expansion tables spell them: "p/t", "can't", "2hg"."""
 
 
 def _expand_phrases(part: str, found: list[tuple[str, str]] | None = None) -> str:
     """``part`` with each table phrase (longest first, whole words) replaced by its OR group;
     ``found`` collects (the phrase as typed, its table key)."""
-    keys, longest = _expansion_keys()
+    keys, longest = expansion_keys()
     tokens = [(m.start(), m.end(), m.group().lower()) for m in _PHRASE_TOKEN_RE.finditer(part)]
     out: list[str] = []
     done = 0
@@ -89,7 +94,7 @@ def _expand_phrases(part: str, found: list[tuple[str, str]] | None = None) -> st
             typed = part[start:end]
             own = f'"{typed}"' if " " in typed or "/" in typed else typed
             out.append(part[done:start])
-            out.append(f"({own} OR {_EXPANSIONS[key]})")
+            out.append(f"({own} OR {EXPANSIONS[key]})")
             if found is not None:
                 found.append((typed, key))
             done = end
@@ -107,8 +112,8 @@ def _expand_counts(part: str) -> str:
     part = re.sub(
         r"(?<![\w./+-])(\d{1,2})(?![\w./])",
         lambda m: (
-            f"({m.group(1)} OR {_NUMBER_WORDS[int(m.group(1))]})"
-            if int(m.group(1)) in _NUMBER_WORDS
+            f"({m.group(1)} OR {NUMBER_WORDS[int(m.group(1))]})"
+            if int(m.group(1)) in NUMBER_WORDS
             else m.group(1)
         ),
         part,
@@ -122,7 +127,7 @@ def _expand_counts(part: str) -> str:
     )
 
 
-def _expand_shorthand(text: str, found: list[tuple[str, str]] | None = None) -> str:
+def expand_shorthand(text: str, found: list[tuple[str, str]] | None = None) -> str:
     """Replaces shorthand (outside quotes) with its OR group from :data:`SHORTHAND`."""
     out: list[str] = []
     for quoted, part in _split_quoted(text):
@@ -152,7 +157,7 @@ def _clean(query: str) -> str:
     return " ".join(text.split())
 
 
-def _rule_numbers(query: str) -> tuple[list[str], str]:
+def rule_numbers(query: str) -> tuple[list[str], str]:
     """Rule numbers named in the query, and the rest of the query."""
     if not any(c.isdecimal() for c in query):
         return [], query.strip()  # every rule number has a digit
@@ -177,37 +182,11 @@ def _rule_numbers(query: str) -> tuple[list[str], str]:
     return numbers, rest.strip()
 
 
-def _scope_filter(scope: str) -> Any:
-    from whoosh.query import Or, Term
-
-    if scope == "rules":
-        return Or([Term("kind", "rule"), Term("kind", "example"), Term("kind", "asked")])
-    if scope == "glossary":
-        return Term("kind", "glossary")
-    return None
-
-
-_PARSERS: dict[tuple[str, ...], Any] = {}
-
-
-def _parser(searcher: Any) -> Any:
-    """The query parser for a searcher's schema, made once per process and reused.
-
-    Keyed by the schema's field names: every index here is written with :func:`_schema`, and
-    ``ix.schema`` would re-read the index's table of contents (a new object) on every call.
-    """
-    schema = searcher.schema
-    key = tuple(schema.names())
-    if key not in _PARSERS:
-        _PARSERS[key] = _make_parser(schema)
-    return _PARSERS[key]
-
-
-def _make_parser(schema: Any) -> Any:
-    _whoosh()
-    qp = _qparser()
+def make_parser(schema: Any) -> Any:
+    """whoosh's parser as queries with syntax are read: every field, OR-ed, no wildcards."""
+    qp = qparser()
     parser = qp.MultifieldParser(
-        list(_FIELDS),
+        list(FIELDS),
         schema,
         fieldboosts=dict(FIELD_BOOSTS),
         group=qp.OrGroup.factory(0.9),
@@ -218,19 +197,19 @@ def _make_parser(schema: Any) -> Any:
     return parser
 
 
-_SYNTAX_RE = _Pattern(r"(?<!\w)'")
+_SYNTAX_RE = LazyPattern(r"(?<!\w)'")
 """A single quote opening a word: whoosh reads 'it' as a quoted term."""
 _OPERATOR_WORDS = frozenset(["and", "or", "not", "andnot", "andmaybe"])
 
 
-_QUERY_TOKEN_RE = _Pattern(r'"[^"]*"|[()]|[^\s()"]+')
+_QUERY_TOKEN_RE = LazyPattern(r'"[^"]*"|[()]|[^\s()"]+')
 
 
-def _direct_query(schema: Any, text: str) -> Any:
+def direct_query(schema: Any, text: str) -> Any:
     """The query the parser makes of ``text``, built directly; None if it needs the parser.
 
     Handles what questions and :data:`SHORTHAND` expansions are made of: words, "phrases",
-    ( groups ), AND and OR. Words are OR-ed over every field of :data:`_FIELDS` with
+    ( groups ), AND and OR. Words are OR-ed over every field of :data:`FIELDS` with
     :data:`FIELD_BOOSTS`, AND binds tighter than OR, a group is an OR, a word the analyzer
     splits ("day/night", "2/2") is an OR of its parts, as in whoosh's ``MultifieldParser`` with
     an ``OrGroup``; building it here skips the parser's plugins and their regular expressions
@@ -256,7 +235,7 @@ def _direct_query(schema: Any, text: str) -> Any:
         quoted = token.startswith('"')
         inner = token[1:-1] if quoted else token
         per_field: list[Any] = []
-        for fieldname in _FIELDS:
+        for fieldname in FIELDS:
             words = list(schema[fieldname].process_text(inner, mode="query"))
             boost = FIELD_BOOSTS[fieldname]
             if len(words) > 1 and not quoted:
@@ -316,24 +295,7 @@ def _direct_query(schema: Any, text: str) -> Any:
     return q.normalize()
 
 
-_LEXICON: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], list[str]]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per reader: the indexed words of a field that start with a letter (for fuzzy matching)."""
-
-
-def _words_starting(reader: Any, fieldname: str, letter: str) -> list[str]:
-    cache = _LEXICON.setdefault(reader, {})
-    key = (fieldname, letter)
-    if key not in cache:
-        cache[key] = [
-            cand.decode("utf-8") if isinstance(cand, bytes) else cand
-            for cand in reader.expand_prefix(fieldname, letter)
-        ]
-    return cache[key]
-
-
-def _distances(a: str) -> Any:
+def distances(a: str) -> Any:
     """A function giving the edit distance from ``a`` to a word (Myers' bit-parallel method).
 
     The table of ``a``'s letters is made once, so checking the hundreds of indexed words that
@@ -367,7 +329,7 @@ def _distances(a: str) -> Any:
     return distance
 
 
-def _fuzzify(q: Any, reader: Any, keep: frozenset[str] = frozenset()) -> Any:
+def fuzzify(q: Any, src: OpenIndex, keep: frozenset[str] = frozenset()) -> Any:
     """Replaces words the index lacks with the indexed words nearest them ("deathtuch").
 
     Words in ``keep`` stay as they are: a player's word a table has already translated
@@ -378,20 +340,20 @@ def _fuzzify(q: Any, reader: Any, keep: frozenset[str] = frozenset()) -> Any:
     from whoosh.query import Or, Term
 
     def fix(node: Any) -> Any:
-        if type(node) is Term and node.fieldname in _FIELDS:
+        if type(node) is Term and node.fieldname in FIELDS:
             text = node.text
             if isinstance(text, bytes):
                 text = text.decode("utf-8")
             if text in keep:
                 return node
-            if len(text) < 5 or any(_doc_frequency(reader, f, text) for f in _FIELDS):
+            if len(text) < 5 or any(src.doc_frequency(f, text) for f in FIELDS):
                 return node
             dist = 1 if len(text) <= 6 else 2
             near: set[str] = set()
             size = len(text)
-            distance = _distances(text)
+            distance = distances(text)
             for fieldname in ("term", "body"):
-                for word in _words_starting(reader, fieldname, text[0]):
+                for word in src.words_starting(fieldname, text[0]):
                     if abs(len(word) - size) <= dist and distance(word) <= dist:
                         near.add(word)
             if not near:
@@ -402,12 +364,15 @@ def _fuzzify(q: Any, reader: Any, keep: frozenset[str] = frozenset()) -> Any:
     return q.accept(fix)
 
 
-def _check_query(query: str) -> str:
+def check_length(query: str) -> None:
+    """Raises :class:`QueryTooLongError` for a query over :data:`MAX_QUERY_CHARS`."""
     if len(query) > MAX_QUERY_CHARS:
-        raise QuerySyntaxError(
-            f"the query is {len(query):,} characters long; the limit is {MAX_QUERY_CHARS}. "
-            "Search for a few words or a phrase from the rule."
-        )
+        raise QueryTooLongError(len(query), MAX_QUERY_CHARS)
+
+
+def check_query(query: str) -> str:
+    """The query cleaned and folded; raises :class:`QuerySyntaxError` if it cannot be searched."""
+    check_length(query)
     cleaned = _clean(query)
     if not cleaned:
         raise QuerySyntaxError("the query is empty; give a word, a phrase or a rule number")
@@ -415,7 +380,7 @@ def _check_query(query: str) -> str:
         raise QuerySyntaxError("the query has unbalanced parentheses; close each ( with a )")
     _split_quoted(cleaned)
     words = cleaned.replace("(", " ").replace(")", " ").split()
-    if words and all(w in _OPERATORS for w in words):
+    if words and all(w in OPERATORS for w in words):
         raise QuerySyntaxError(
             f"the query has only operators ({' '.join(words)}); put words around them: "
             "legend AND rule, deathtouch OR trample, NOT mana"
@@ -423,14 +388,15 @@ def _check_query(query: str) -> str:
     return cleaned
 
 
-def _parse(ix: Any, searcher: Any, text: str) -> Any:
-    w = _whoosh()
+def parse(src: OpenIndex, text: str) -> Any:
+    """The whoosh query of a cleaned query ``text`` (see the module)."""
+    w = whoosh()
     found: list[tuple[str, str]] = []
-    expanded = _expand_shorthand(text, found)
+    expanded = expand_shorthand(text, found)
     try:
-        q = _direct_query(searcher.schema, expanded)
+        q = direct_query(src.schema, expanded)
         if q is None:
-            q = _parser(searcher).parse(expanded)
+            q = src.parser().parse(expanded)
     except Exception as exc:  # whoosh's parser raises assorted errors on odd input
         raise QuerySyntaxError(f"the query could not be read ({exc})") from None
     if q is w.query.NullQuery or isinstance(q, type(w.query.NullQuery)):
@@ -438,7 +404,5 @@ def _parse(ix: Any, searcher: Any, text: str) -> Any:
             "the query has no words to search for (only common words or operators); "
             "add a rules word, e.g. 'legend rule' or 'deathtouch'"
         )
-    typed = frozenset(
-        _stem(word.lower()) for t, _ in found for word in re.findall(TOKEN_PATTERN, t)
-    )
-    return _fuzzify(q, searcher.reader(), typed)
+    typed = frozenset(stem(word.lower()) for t, _ in found for word in re.findall(TOKEN_PATTERN, t))
+    return fuzzify(q, src, typed)

@@ -1,12 +1,12 @@
 """Tokens and word tables: how the index splits text, and the words a question is read with.
 
-* :data:`TOKEN_PATTERN` is what the schema's analyzers index as one token; :func:`_stem`,
-  :func:`_stems` and :func:`_stem_set` give the stems they index a text under (for highlighting
+* :data:`TOKEN_PATTERN` is what the schema's analyzers index as one token; :func:`stem`,
+  :func:`stems` and :func:`stem_set` give the stems they index a text under (for highlighting
   and re-ranking without going back to whoosh).
 * :data:`SHORTHAND` and :data:`PLAYER_WORDS` map what players type to the rules' wording
-  (applied by :func:`index.search.query._expand_shorthand`); :data:`_QUESTION_WORDS` are the
-  words dropped from a question; ``_NUMBER_WORDS`` spell small numbers out.
-* :class:`_Pattern` is a regular expression compiled on first use.
+  (applied by :func:`index.search.query.expand_shorthand`); :data:`QUESTION_WORDS` are the
+  words dropped from a question; ``NUMBER_WORDS`` spell small numbers out.
+* :class:`LazyPattern` is a regular expression compiled on first use.
 
 Nothing here imports whoosh at import time.
 """
@@ -21,7 +21,7 @@ TOKEN_PATTERN = r"[+-]\d+/[+-]\d+|\w+(?:\.?\w+)*"
 """Words, rule numbers ("704.5j") and power/toughness changes ("+1/+1", "-2/-2") as tokens."""
 
 
-class _Pattern:
+class LazyPattern:
     """A regular expression compiled on first use (a one-shot search needs only a few)."""
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
@@ -186,7 +186,7 @@ PLAYER_WORDS: dict[str, str] = {
 }
 
 # Words that carry no meaning in a player's question; dropped before ranking.
-_QUESTION_WORDS = frozenset(
+QUESTION_WORDS = frozenset(
     """a an and are as at be by can for from have if in is it may not of on or that the this to
     us we when will with yet you your what whats how does do did happens happen happened i my me
     mine he she they their them his her its who which where why would should could there than
@@ -194,7 +194,7 @@ _QUESTION_WORDS = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
-_EXPANSIONS = {**PLAYER_WORDS, **SHORTHAND}
+EXPANSIONS = {**PLAYER_WORDS, **SHORTHAND}
 """Both tables; a phrase in both is read as SHORTHAND says."""
 
 
@@ -214,7 +214,7 @@ def _inflections(word: str) -> set[str]:
 
 
 @functools.lru_cache(maxsize=1)
-def _expansion_keys() -> tuple[dict[str, str], int]:
+def expansion_keys() -> tuple[dict[str, str], int]:
     """Every phrase a player may type, lowercased → the table key it stands for; the most words
     such a phrase has.
 
@@ -227,13 +227,13 @@ def _expansion_keys() -> tuple[dict[str, str], int]:
         first, _, rest = key.partition(" ")
         for form in sorted(_inflections(first)):
             out.setdefault(f"{form} {rest}" if rest else form, key)
-    for key in _EXPANSIONS:
+    for key in EXPANSIONS:
         out[key] = key
     return out, max(key.count(" ") for key in out) + 1
 
 
 # Small numbers as the rules spell them out ("ten or more poison counters").
-_NUMBER_WORDS = dict(
+NUMBER_WORDS = dict(
     enumerate(
         [
             "zero",
@@ -260,7 +260,7 @@ _NUMBER_WORDS = dict(
         ]
     )
 )
-_NUMBER_KEYS = {word: str(n) for n, word in _NUMBER_WORDS.items()} | {"no": "0"}
+NUMBER_KEYS = {word: str(n) for n, word in NUMBER_WORDS.items()} | {"no": "0"}
 """The number a spelled-out count stands for, so "10" and "ten" count as one query word."""
 
 _TOKEN_RE = re.compile(TOKEN_PATTERN)
@@ -268,24 +268,24 @@ _TOKEN_RE = re.compile(TOKEN_PATTERN)
 
 
 @functools.lru_cache(maxsize=1 << 15)
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     """The stem the schema's StemmingAnalyzer indexes a (lowercased) word under."""
-    from whoosh.lang.porter import stem
+    from whoosh.lang.porter import stem as porter
 
-    return str(stem(word))
+    return str(porter(word))
 
 
 @functools.lru_cache(maxsize=4096)
-def _stems(text: str) -> tuple[tuple[str, int, int], ...]:
+def stems(text: str) -> tuple[tuple[str, int, int], ...]:
     """(stem, start, end) for each word of ``text``, as the index saw it.
 
     Cached by text: the same rules come back for many questions (a warm process re-ranks and
     highlights them without re-tokenising).
     """
-    return tuple((_stem(m.group().lower()), m.start(), m.end()) for m in _TOKEN_RE.finditer(text))
+    return tuple((stem(m.group().lower()), m.start(), m.end()) for m in _TOKEN_RE.finditer(text))
 
 
 @functools.lru_cache(maxsize=4096)
-def _stem_set(text: str) -> frozenset[str]:
+def stem_set(text: str) -> frozenset[str]:
     """The stems of ``text`` (lowercased), as a set."""
-    return frozenset(map(_stem, _TOKEN_RE.findall(text.lower())))
+    return frozenset(map(stem, _TOKEN_RE.findall(text.lower())))

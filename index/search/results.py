@@ -1,0 +1,146 @@
+"""What a search returns: plain records copied out of whoosh, with their snippets.
+
+:class:`SearchResults` holds :class:`SearchResult` records; :func:`snippet_of` cuts a stored
+text around the query's words. How each kind of document becomes a record is the ``record``
+column of :data:`index.search.kinds.KINDS` (:func:`rule_record`, :func:`glossary_record`,
+:func:`section_record`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .words import stems
+
+Marks = tuple[tuple[int, int], ...]
+"""Spans of a snippet that matched the query."""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """One hit: a rule, a glossary entry or a section, with a snippet and its highlights."""
+
+    id: str
+    """``704.5j``, ``glossary:Legend Rule`` or a section id ``section:<id>``."""
+    kind: str
+    """``rule``, ``glossary`` or ``section`` (examples are folded under their rule)."""
+    number: str | None
+    term: str | None
+    score: float
+    snippet: str
+    """Plain text around the matches."""
+    marks: tuple[tuple[int, int], ...] = ()
+    """Spans of ``snippet`` that matched the query (for bold output)."""
+    title: str | None = None
+    """The rule's title, or the section's heading."""
+    example: str | None = None
+    """For a rule found through one of its examples: that example's snippet."""
+    source: str | None = None
+    """For a section: the document it comes from."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``judge search --json`` record (stable keys first)."""
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "number": self.number,
+            "term": self.term,
+            "score": round(self.score, 3),
+            "snippet": self.snippet,
+            "title": self.title,
+            "example": self.example,
+            "source": self.source,
+        }
+
+
+@dataclass
+class SearchResults:
+    """What one query found, copied out of whoosh before its searcher closed."""
+
+    edition: str | None
+    query: str
+    results: list[SearchResult] = field(default_factory=list)
+    suggestions: list[str] = field(default_factory=list)
+    """"Did you mean" queries, offered when nothing matched."""
+    jumped: bool = False
+    """True when the query named a rule number and the results start at that rule."""
+    searched: str | None = None
+    """For a long pasted question: the part of it that was searched (see
+    :mod:`index.search.pasted`)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``judge search --json`` object."""
+        return {
+            "edition": self.edition,
+            "query": self.query,
+            "results": [r.to_json() for r in self.results],
+            "suggestions": self.suggestions,
+            "searched": self.searched,
+        }
+
+
+SNIPPET_CHARS = 240
+
+
+def snippet_of(text: str, wanted: frozenset[str]) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """The stored (published) text around the words in ``wanted``, with their spans.
+
+    Short texts are shown whole; a long one is cut to the window of about
+    :data:`SNIPPET_CHARS` characters that holds the most different matched words.
+    """
+    spans = [(st, a, b) for st, a, b in stems(text) if st in wanted] if wanted else []
+    if len(text) <= SNIPPET_CHARS + 20:
+        return text, tuple((a, b) for _, a, b in spans)
+    lo = 0
+    if spans:
+        best = -1
+        for i, (_, a, _b) in enumerate(spans):
+            inside = {st for st, x, y in spans[i:] if y <= a + SNIPPET_CHARS - 60}
+            if len(inside) > best:
+                best, lo = len(inside), a
+        lo = max(0, lo - 60)
+        if lo:
+            space = text.rfind(" ", 0, lo + 1)
+            lo = space + 1 if space >= 0 else 0
+    hi = min(len(text), lo + SNIPPET_CHARS)
+    if hi < len(text):
+        space = text.rfind(" ", lo, hi)
+        hi = space if space > lo else hi
+    head = "… " if lo else ""
+    tail = " …" if hi < len(text) else ""
+    shift = len(head) - lo
+    marks = tuple((a + shift, b + shift) for _, a, b in spans if a >= lo and b <= hi)
+    return head + text[lo:hi].strip() + tail, marks
+
+
+def rule_record(fields: dict[str, Any], score: float, snippet: str, marks: Marks) -> SearchResult:
+    """The result record of a rule document."""
+    number = fields["number"]
+    title = fields.get("title") or fields.get("group") or None
+    return SearchResult(number, "rule", number, None, score, snippet, marks, title=title)
+
+
+def glossary_record(
+    fields: dict[str, Any], score: float, snippet: str, marks: Marks
+) -> SearchResult:
+    """The result record of a glossary entry."""
+    term = fields["term"]
+    return SearchResult(f"glossary:{term}", "glossary", None, term, score, snippet, marks)
+
+
+def section_record(
+    fields: dict[str, Any], score: float, snippet: str, marks: Marks
+) -> SearchResult:
+    """The result record of a section (of the sample, of notes)."""
+    return SearchResult(
+        fields["id"],
+        "section",
+        None,
+        None,
+        score,
+        snippet,
+        marks,
+        title=fields.get("title") or None,
+        source=fields.get("source"),
+    )

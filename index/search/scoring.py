@@ -1,0 +1,159 @@
+"""BM25F scored straight from the postings: the one module that reads whoosh's internals.
+
+:func:`top` ranks a question as ``searcher.search`` does, without whoosh's union matcher and
+collector (most of the time a many-word question took). It reads two things
+whoosh 2.7.4 does not publish, each with a fallback through its public API:
+
+* a W3 leaf matcher's current block (``_ids``, ``_weights``, ``_i``, ``_blocklength``,
+  ``_read_ids``, ``_read_weights``, ``_next_block``), to take a block of postings at a time
+  (:func:`read_postings`; else ``id()``/``weight()``/``next()`` a posting at a time);
+* BM25F's per-field ``B`` (``_field_B``; else its ``B`` for every field).
+
+Any query or index :func:`top` cannot score this way (not a plain OR of terms, another
+weighting, deletions, several segments) goes through ``searcher.search``.
+``tests/test_search.py`` pins both paths to ``searcher.search``, on the benchmark questions too.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .source import OpenIndex
+
+_BLOCK_ATTRIBUTES = ("_read_ids", "_read_weights", "_next_block", "_ids")
+
+
+def weighting() -> Any:
+    """The scoring every index is searched with: BM25F, B 0.75, K1 1.2."""
+    from .engine import whoosh
+
+    return whoosh().scoring.BM25F(B=0.75, K1=1.2)
+
+
+def read_postings(
+    src: OpenIndex, fieldname: str, text: bytes, *, blocks: bool = True
+) -> tuple[float, list[int], list[float]] | None:
+    """A term's idf, document numbers and weights; None if the index lacks it.
+
+    ``blocks=False`` reads through the public matcher API only.
+    """
+    searcher = src.searcher
+    reader = src.reader
+    if (fieldname, text) not in reader:
+        return None
+    m = reader.postings(fieldname, text)
+    ids: list[int] = []
+    weights: list[float] = []
+    if blocks and all(hasattr(m, a) for a in _BLOCK_ATTRIBUTES):
+        # whoosh 2.7.4's W3LeafMatcher decodes a block of postings at a time: take it whole
+        # (a posting at a time through id()/weight()/next() was most of a warm query).
+        while m.is_active():
+            if m._ids is None:
+                m._read_ids()
+            if m._weights is None:
+                m._read_weights()
+            ids.extend(m._ids[m._i :])
+            weights.extend(m._weights[m._i :])
+            m._i = m._blocklength
+            m._next_block()
+    else:
+        while m.is_active():
+            ids.append(m.id())
+            weights.append(m.weight())
+            m.next()
+    return float(searcher.idf(fieldname, text)), ids, weights
+
+
+def _scores_directly(src: OpenIndex, q: Any) -> bool:
+    """Checks if :func:`top` may score ``q`` itself rather than through ``searcher.search``."""
+    from whoosh.query import Or, Term
+    from whoosh.scoring import BM25F
+
+    reader = src.reader
+    return not (
+        type(src.searcher.weighting) is not BM25F
+        or (type(q) is Or and (q.boost != 1.0 or q.scale or q.minmatch))
+        or (type(q) is not Or and type(q) is not Term)
+        or reader.has_deletions()
+        or not reader.is_atomic()
+    )
+
+
+def top(
+    src: OpenIndex, q: Any, limit: int, flt: Any, *, direct: bool = True
+) -> list[tuple[float, dict[str, Any]]]:
+    """The ``limit`` best (score, stored fields) of ``q``, as ``searcher.search`` ranks them.
+
+    A plain OR (what a question parses to) is scored here directly: per term, its
+    postings' BM25F scores (whoosh's own formula and statistics, term for term) are added into
+    one table; ties go to the earlier document, as in whoosh's collector. whoosh adds a
+    document's term scores up a binary tree of matchers, this in query order, so a sum may
+    differ from whoosh's in its last bit, and two hits that close may swap (one question of
+    the 645 of the benchmark, where "Day" and "Night" tie). A phrase or group inside the OR is
+    scored by its own whoosh matcher; any other query (or ``direct=False``) goes through
+    ``searcher.search``.
+    """
+    from whoosh.query import Or, Term
+
+    searcher = src.searcher
+    if not direct or not _scores_directly(src, q):
+        results = searcher.search(q, limit=limit, filter=flt)
+        return [(float(h.score), h.fields()) for h in results]
+    parts = q.subqueries if type(q) is Or else [q]
+    weighting_ = searcher.weighting
+    allowed = set(searcher.docs_for_query(flt)) if flt is not None else None
+    src.forget_if_full()  # a long-running process asked about most of the index: start over
+    scores: dict[int, float] = {}
+    schema = src.schema
+    context = searcher.context()
+    for part in parts:
+        if type(part) is not Term:
+            # A phrase or a group (shorthand, a fuzzy word): whoosh's matcher scores it (once
+            # per index: "attacking creature" comes back in many questions).
+            matched = src.matched.get(part)
+            if matched is None:
+                matched = src.matched[part] = []
+                m = part.matcher(searcher, context)
+                while m.is_active():
+                    matched.append((m.id(), m.score()))
+                    m.next()
+            for docnum, score in matched:
+                if allowed is None or docnum in allowed:
+                    scores[docnum] = scores.get(docnum, 0.0) + score
+            continue
+        fieldname = part.fieldname
+        if fieldname not in schema:
+            continue
+        field = schema[fieldname]
+        try:
+            text = field.to_bytes(part.text)
+        except ValueError:
+            continue
+        if (fieldname, text) not in src.postings:
+            src.postings[(fieldname, text)] = read_postings(src, fieldname, text)
+        found = src.postings[(fieldname, text)]
+        if found is None:
+            continue
+        idf, ids, weights = found
+        avgfl = searcher.avg_field_length(fieldname) or 1
+        field_b = getattr(weighting_, "_field_B", None)
+        b = field_b.get(fieldname, weighting_.B) if field_b is not None else weighting_.B
+        k1 = weighting_.K1
+        k1p1, omb = k1 + 1, 1 - b
+        boost = part.boost
+        flens = src.lengths.setdefault(fieldname, {})
+        for docnum, tf in zip(ids, weights, strict=True):
+            if allowed is not None and docnum not in allowed:
+                continue
+            fl = flens.get(docnum)
+            if fl is None:
+                fl = flens[docnum] = searcher.doc_field_length(docnum, fieldname, 1)
+            # whoosh.scoring.bm25, term for term (so the floats come out the same)
+            s = idf * ((tf * k1p1) / (tf + k1 * (omb + b * fl / avgfl)))
+            if boost != 1.0:
+                s *= boost
+            scores[docnum] = scores.get(docnum, 0.0) + s
+    best = heapq.nsmallest(limit, scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    return [(score, src.stored_fields(docnum)) for docnum, score in best if score > 0]

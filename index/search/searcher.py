@@ -1,0 +1,322 @@
+"""The :class:`Searcher`: one or more opened indexes, searched together, reused across queries.
+
+A query is read (:mod:`index.search.query`), its best BM25F hits scored
+(:mod:`index.search.scoring`) and re-ranked (:mod:`index.search.rank`) in each index, and the
+hits of every index merged by score and copied into plain records (:mod:`index.search.results`,
+reported by kind as :mod:`index.search.kinds` says).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from .kinds import Scope, get_scope, kind_of
+from .pasted import find_question, is_pasted
+from .query import (
+    FIELDS,
+    OPERATORS,
+    SECTION_RE,
+    check_length,
+    check_query,
+    parse,
+    rule_numbers,
+)
+from .rank import (
+    COORDINATION,
+    POOL,
+    concepts,
+    coverage,
+    headings_to_first_rule,
+    lend,
+    phrasings_to_rules,
+    prune,
+    redirects,
+)
+from .results import SearchResult, SearchResults, rule_record, snippet_of
+from .scoring import top
+from .source import OpenIndex
+from .words import QUESTION_WORDS, stem
+
+if TYPE_CHECKING:
+    from whoosh.index import Index
+
+MAX_LIMIT = 200
+"""The most results one query returns."""
+
+
+class Searcher:
+    """Searches an edition's index, and any others given (notes, …), merging hits by score.
+
+    ``indexes`` are opened whoosh indexes, the edition's first: rule numbers, a rule's subrules
+    and "did you mean" come from it. ``searcher``: a whoosh searcher of the first index to use
+    (its caller closes it). ``direct_scoring=False`` scores every query through whoosh's
+    ``searcher.search`` (slower; the same results but for float rounding, see
+    :mod:`index.search.scoring`).
+
+    Use it in a ``with`` block (or call :meth:`close`) and ask it as many queries as needed:
+    what it reads from the indexes is remembered for the next query (see
+    :class:`index.search.source.OpenIndex`). One Searcher may serve several threads: its
+    queries run one at a time, under its lock, because whoosh's readers seek in shared files
+    (and the work is Python, which the interpreter runs one thread at a time anyway). Open one
+    Searcher per thread to search in parallel. Searchers share nothing but the process's
+    caches of pure functions (word stems, expansion tables), which are safe across threads.
+    """
+
+    def __init__(
+        self,
+        indexes: Sequence[Index],
+        *,
+        edition: str | None = None,
+        searcher: Any = None,
+        direct_scoring: bool = True,
+    ) -> None:
+        if not indexes:
+            raise ValueError("a Searcher needs at least one index")
+        self.edition = edition
+        self.direct_scoring = direct_scoring
+        self._lock = threading.Lock()
+        self._owned: list[Index] = []
+        self._opened: list[OpenIndex] = []
+        try:
+            for i, ix in enumerate(indexes):
+                self._opened.append(OpenIndex(ix, searcher if i == 0 else None))
+        except BaseException:
+            self.close()
+            raise
+
+    @classmethod
+    def open(
+        cls, build_folder: Path, notes: Sequence[Path] = (), *, edition: str | None = None
+    ) -> Searcher:
+        """Opens the index of a build folder and of each notes folder (see
+        :func:`index.search.build.open_search_index`, whose errors it raises)."""
+        from .build import open_search_index
+
+        opened: list[Index] = []
+        try:
+            ix, meta = open_search_index(build_folder)
+            opened.append(ix)
+            for folder in notes:
+                opened.append(open_search_index(folder)[0])
+            found = cls(opened, edition=edition or meta.get("edition"))
+        except BaseException:
+            for ix in opened:
+                ix.close()
+            raise
+        found._owned = opened
+        return found
+
+    def __enter__(self) -> Searcher:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def closed(self) -> bool:
+        """Checks if :meth:`close` has been called."""
+        return not self._opened
+
+    def close(self) -> None:
+        """Closes the whoosh searchers (and the indexes :meth:`open` opened)."""
+        with self._lock:
+            for src in self._opened:
+                src.close()
+            self._opened = []
+            for ix in self._owned:
+                ix.close()
+            self._owned = []
+
+    def search(self, query: str, *, limit: int = 10, scope: str = "all") -> SearchResults:
+        """The ``limit`` best results for ``query`` in ``scope`` (see
+        :data:`index.search.kinds.SCOPE_TABLE`).
+
+        Raises :class:`~index.search.query.QuerySyntaxError` for a query that cannot be
+        searched (and its :class:`~index.search.kinds.UnknownScopeError` for a scope).
+        """
+        where = get_scope(scope)
+        with self._lock:
+            if not self._opened:
+                raise ValueError("search on a closed Searcher")
+            return self._search(query, max(1, min(limit, MAX_LIMIT)), where)
+
+    def _search(self, query: str, limit: int, scope: Scope) -> SearchResults:
+        from .engine import whoosh
+
+        w = whoosh()
+        out = SearchResults(self.edition, query)
+        if is_pasted(query):
+            check_length(query)
+            out.searched = find_question(query)
+        cleaned = check_query(out.searched or query)
+        primary = self._opened[0]
+        numbers, rest = rule_numbers(cleaned) if scope.rule_numbers else ([], cleaned)
+        pinned: list[SearchResult] = []
+        seen: set[str] = set()
+        for number in numbers:
+            rec = _rule_by_number(primary, number, 1000.0)
+            if rec is not None and rec.id not in seen:
+                pinned.append(rec)
+                seen.add(rec.id)
+        if pinned and not rest:
+            # A bare rule number: that rule, then its subrules in order.
+            out.jumped = True
+            kids = primary.searcher.search(
+                w.query.Term("parent", pinned[0].number), limit=limit, sortedby="order"
+            )
+            children = [_rule_by_number(primary, h["number"], 0.0) for h in kids]
+            out.results = (pinned + [c for c in children if c is not None])[:limit]
+            return out
+        if numbers and not pinned and not rest:
+            # Only rule numbers, none of them in this edition: say which are nearest.
+            out.suggestions = _nearest_rules(primary, numbers[0])
+            return out
+        out.jumped = bool(pinned)
+        text = rest or cleaned
+        hits = self._run(primary, text, limit, scope, seen)
+        if len(self._opened) > 1:
+            for other in self._opened[1:]:
+                hits += self._run(other, text, limit, scope, seen)
+            hits.sort(key=lambda r: -r.score)
+        out.results = (pinned + hits)[:limit]
+        if not out.results:
+            words = re.findall(r"[\w'/-]+", text)
+            out.suggestions = _suggest(primary, [x for x in words if x not in OPERATORS])
+        return out
+
+    def _run(
+        self, src: OpenIndex, text: str, limit: int, scope: Scope, seen: set[str]
+    ) -> list[SearchResult]:
+        """The records of one index for a query, skipping (and adding to) ``seen`` ids."""
+        from whoosh.query import And, Every, Or, Term
+
+        sections: list[str] = []
+
+        def take(m: re.Match[str]) -> str:
+            sections.append(m.group(1))
+            return " "
+
+        if "section:" in text.lower():
+            text = SECTION_RE.sub(take, text)
+        text = text.strip()
+        if not text:
+            if not sections:
+                return []
+            q = Every()
+        else:
+            q = parse(src, text)
+        flt = scope.filter()
+        if sections:
+            section_q = Or([Term("section", x) for x in sections])
+            flt = section_q if flt is None else And([flt, section_q])
+        words = concepts(q, src) if text else []
+        pool = max(POOL, limit * 3)
+        hits = top(src, prune(q, src), pool, flt, direct=self.direct_scoring)
+        wanted = frozenset(str(t) for f, t in q.iter_all_terms() if f in FIELDS)
+        if len(words) > 1:
+            hits = [(s * coverage(f, words) ** COORDINATION, f) for s, f in hits]
+            # Each later step keeps the order when it changes nothing.
+            hits.sort(key=lambda h: -h[0])
+        hits = phrasings_to_rules(hits)
+        if text:
+            hits = redirects(src, hits)
+        if scope.lends:
+            hits = lend(src, hits)
+        if text:
+            hits = headings_to_first_rule(src, hits)
+        records: list[SearchResult] = []
+        for score, fields in hits:
+            kind = kind_of(fields)
+            if kind.folds_into_number:
+                # An example or a players' phrasing is reported as its rule.
+                number = fields["number"]
+                if number in seen:
+                    continue
+                parent = src.find_document(number)
+                if parent is None:
+                    continue
+                seen.add(number)
+                rec = _record(parent, score, wanted)
+                if kind.shows_as_example:
+                    example, _marks = snippet_of(fields.get("body") or "", wanted)
+                    rec = dataclasses.replace(rec, example=example)
+                records.append(rec)
+            else:
+                rec = _record(fields, score, wanted)
+                if rec.id in seen:
+                    continue
+                seen.add(rec.id)
+                records.append(rec)
+            if len(records) >= limit:
+                break
+        return records
+
+
+def _record(fields: dict[str, Any], score: float, wanted: frozenset[str]) -> SearchResult:
+    snippet, marks = snippet_of(fields.get("body") or "", wanted)
+    return kind_of(fields).record(fields, score, snippet, marks)
+
+
+def _rule_by_number(src: OpenIndex, number: str, score: float) -> SearchResult | None:
+    """The record of a rule named by number (its whole text), or None if the index lacks it."""
+    fields = src.find_document(number)
+    if fields is None:
+        return None
+    return rule_record(fields, score, fields.get("body", ""), ())
+
+
+def _suggest(src: OpenIndex, words: list[str]) -> list[str]:
+    """A corrected query for words the index lacks, or nothing."""
+    corrected: list[str] = []
+    changed = False
+    for word in words:
+        low = word.lower()
+        # Known: too short to correct, a question word (never indexed), or indexed as its stem.
+        if (
+            len(low) < 3
+            or low in QUESTION_WORDS
+            or any(src.doc_frequency(f, stem(low)) for f in FIELDS)
+        ):
+            corrected.append(word)
+            continue
+        best: list[str] = []
+        for fieldname in ("term", "body"):
+            try:
+                best = src.searcher.suggest(fieldname, low, limit=1, maxdist=2, prefix=1)
+            except Exception:  # whoosh's corrector can fail on odd input; suggestions are optional
+                best = []
+            if best:
+                break
+        if best and best[0] != low:
+            corrected.append(best[0])
+            changed = True
+        else:
+            corrected.append(word)
+    return [" ".join(corrected)] if changed else []
+
+
+def _nearest_rules(src: OpenIndex, number: str) -> list[str]:
+    """The rule numbers of the index nearest ``number`` (which it does not have)."""
+    from ..model import nearest_numbers
+    from ..numbers import InvalidRuleReferenceError, parse_rule_number
+
+    known: list[str] = []
+    for raw in src.searcher.lexicon("number"):
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
+        try:
+            parse_rule_number(text)
+        except InvalidRuleReferenceError:
+            continue
+        known.append(text)
+    return nearest_numbers(known, number)

@@ -1,0 +1,103 @@
+"""One opened index: its whoosh searcher and what has been read from it so far.
+
+A question asks for the same words several times (the fuzzy check, the weights, the pruning),
+and a long-lived process for the same common words, rules and phrases in most questions; each
+lookup through whoosh unpickles or decodes something. :class:`OpenIndex` remembers what it has
+read. Everything it remembers is read-only data of the index, valid as long as its whoosh
+searcher is open (an index on disk is never changed in place: a rebuild is a new folder).
+
+An :class:`OpenIndex` is not thread-safe (whoosh's readers seek in shared files):
+:class:`index.search.searcher.Searcher` uses each under its lock.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+REMEMBERED = 20_000
+"""Terms (and phrases) remembered per index before that memory is cleared."""
+
+
+class OpenIndex:
+    """A whoosh index opened for searching, with its caches.
+
+    ``searcher``: a whoosh searcher to use (the caller closes it); by default one is opened
+    with :func:`index.search.scoring.weighting` and closed by :meth:`close`.
+    """
+
+    def __init__(self, ix: Any, searcher: Any = None) -> None:
+        from .scoring import weighting
+
+        self.ix = ix
+        self._owns_searcher = searcher is None
+        self.searcher: Any = ix.searcher(weighting=weighting()) if searcher is None else searcher
+        self.reader: Any = self.searcher.reader()
+        # ``ix.schema`` re-reads the index's table of contents (a new object) on every call.
+        self.schema: Any = self.searcher.schema
+        self.frequencies: dict[tuple[str, str], int] = {}
+        """Document frequencies looked up so far, by (field, text)."""
+        self.lengths: dict[str, dict[int, float]] = {}
+        """Field lengths looked up so far, by field and document number."""
+        self.stored: dict[int, dict[str, Any]] = {}
+        """Stored fields read so far, by document number (unpickling them was a tenth of a
+        warm query)."""
+        self.by_id: dict[str, dict[str, Any] | None] = {}
+        """Stored fields looked up by ``id`` (None: no such document)."""
+        self.postings: dict[tuple[str, bytes], tuple[float, list[int], list[float]] | None] = {}
+        """A term's idf and postings as read so far (None: not in the index); decoding the
+        common words' postings was a fifth of a warm query."""
+        self.matched: dict[Any, list[tuple[int, float]]] = {}
+        """What each phrase or group of a question matched, with its score."""
+        self.lexicon: dict[tuple[str, str], list[str]] = {}
+        """The indexed words of a field that start with a letter (for fuzzy matching)."""
+        self._parser: Any = None
+
+    def doc_frequency(self, fieldname: str, text: str) -> int:
+        """``reader.doc_frequency(fieldname, text)``, remembered."""
+        key = (fieldname, text)
+        found = self.frequencies.get(key)
+        if found is None:
+            found = self.frequencies[key] = int(self.reader.doc_frequency(fieldname, text))
+        return found
+
+    def find_document(self, doc_id: str) -> dict[str, Any] | None:
+        """The stored fields of the document with this ``id``, or None."""
+        if doc_id not in self.by_id:
+            self.by_id[doc_id] = self.searcher.document(id=doc_id)
+        return self.by_id[doc_id]
+
+    def stored_fields(self, docnum: int) -> dict[str, Any]:
+        """The stored fields of a document number."""
+        fields = self.stored.get(docnum)
+        if fields is None:
+            fields = self.stored[docnum] = self.searcher.stored_fields(docnum)
+        return fields
+
+    def words_starting(self, fieldname: str, letter: str) -> list[str]:
+        """The indexed words of ``fieldname`` that start with ``letter``."""
+        key = (fieldname, letter)
+        if key not in self.lexicon:
+            self.lexicon[key] = [
+                cand.decode("utf-8") if isinstance(cand, bytes) else cand
+                for cand in self.reader.expand_prefix(fieldname, letter)
+            ]
+        return self.lexicon[key]
+
+    def parser(self) -> Any:
+        """whoosh's query parser for this index's schema, made on first use."""
+        if self._parser is None:
+            from .query import make_parser
+
+            self._parser = make_parser(self.schema)
+        return self._parser
+
+    def forget_if_full(self) -> None:
+        """Clears the postings and phrases remembered once a process has read most of them."""
+        if len(self.postings) > REMEMBERED or len(self.matched) > REMEMBERED:
+            self.postings.clear()
+            self.matched.clear()
+
+    def close(self) -> None:
+        """Closes the whoosh searcher, if this object opened it."""
+        if self._owns_searcher:
+            self.searcher.close()
