@@ -1,0 +1,202 @@
+"""The words next to a rule citation that say what it is about, as people write them.
+
+Real writing names a rule's subject in a few ways, tried in order of trust:
+
+- ``title``: the rule's title quoted after it: ``see rule 702.16, “Protection.”``;
+- ``parenthesis``: a parenthesis after it: ``704.5k (legend rule)``;
+- ``appositive``: ``(rule 704.5k, the legend rule)``;
+- ``clause``: the clause a bare parenthesised citation annotates: ``… a target (see rule 115.6)``,
+  or the sentence before it: ``You don't lose at 0 life. (704.5a)``;
+- ``sentence``: the sentence before a citation that stands alone: ``… See rule 108.4.``;
+- ``words``: else the content words around it in its clause: ``Rule 704.5a says a player …``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .citeindex import is_content_token
+from .numbers import find_references
+
+if TYPE_CHECKING:
+    from .numbers import TextReference
+
+__all__ = ["CONTEXT_KINDS", "Context", "find_context"]
+
+CONTEXT_KINDS = ("title", "parenthesis", "appositive", "clause", "sentence", "words", "none")
+
+# How many content words either side of a citation its context reaches, within its clause.
+_WINDOW = 6
+_QUOTE = '"\u201c\u201d'
+_TITLE_RE = re.compile(
+    r"\s*,?\s*[(]?[" + _QUOTE + r"]([^" + _QUOTE + r"]{1,80}?)[.,]?[" + _QUOTE + "]"
+)
+_PAREN_RE = re.compile(r"\s*[(\[]([^()\[\]]{1,120})[)\]]")
+_APPOSITIVE_RE = re.compile(r",\s+((?:the|a|an)\s[^,;:.!?()\[\]]{1,80})", re.IGNORECASE)
+# Where a sentence ends: ". " before a capital, a quote or a parenthesis ("e.g. a" goes on).
+_SENTENCE_END_RE = re.compile(r"[.!?][" + _QUOTE + r"')\]]*\s+(?=[A-Z(\[" + _QUOTE + "])")
+_CLAUSE_END_RE = re.compile(r"[;:](?:\s|$)")
+# Words that only introduce a citation: "(see also rule 613)", "See rules 103 and 104."
+_LEAD_RE = re.compile(
+    r"^(?:[\W_]|\b(?:see|also|rules?|sections?|cr|comprehensive|and|or|e\.g|i\.e|cf|per|in|"
+    r"under|the|for|more|details?|information|as|described|defined|explained|at|this|is|"
+    r"that|which|rulings?|magic)\b)*$",
+    re.IGNORECASE,
+)
+_WORD_RE = re.compile(r"[\w'’+/{}-]+")
+# "… see rule" just before a citation is part of it.
+_LEAD_TAIL_RE = re.compile(r"(?:\b(?:see|also|rules?|sections?|cr|in|under|per)\b[\s,]*)+$", re.I)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the words next to a citation say it is about."""
+
+    words: str
+    """The words, as written (citations in them blanked); ``""`` when nothing is said."""
+    kind: str
+    """How they were found: one of :data:`CONTEXT_KINDS`."""
+
+
+def _is_lead(text: str) -> bool:
+    """Checks if ``text`` only introduces a citation ("see also", "(", "rules")."""
+    return _LEAD_RE.match(text) is not None
+
+
+def _sentence(line: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of the sentence of ``line`` that holds ``start``…``end``."""
+    left = 0
+    for m in _SENTENCE_END_RE.finditer(line, 0, start):
+        left = m.end()
+    found = _SENTENCE_END_RE.search(line, end)
+    return left, (found.start() + 1 if found else len(line))
+
+
+def _previous_sentence(line: str, before: int, count: int = 2) -> tuple[int, int]:
+    """The bounds of the ``count`` sentences that end just before ``before`` ("… 0 life.
+    (704.5a)"): a citation after a paragraph is about more than its last sentence."""
+    head = line[:before].rstrip()
+    left = len(head)
+    for _ in range(count):
+        if left <= 0:
+            break
+        left, _ = _sentence(head, max(left - 1, 0), left)
+    return left, len(head)
+
+
+def _enclosing_paren(line: str, start: int, end: int) -> tuple[int, int] | None:
+    """The bounds of the parenthesis around ``start``…``end``, if there is one."""
+    depth, open_at = 0, -1
+    for i in range(start - 1, -1, -1):
+        if line[i] in ")]":
+            depth += 1
+        elif line[i] in "([":
+            if depth == 0:
+                open_at = i
+                break
+            depth -= 1
+    if open_at < 0:
+        return None
+    depth = 0
+    for i in range(end, len(line)):
+        if line[i] in "([":
+            depth += 1
+        elif line[i] in ")]":
+            if depth == 0:
+                return open_at, i + 1
+            depth -= 1
+    return None
+
+
+def _blank(line: str, refs: list[TextReference], lo: int, hi: int) -> str:
+    """``line[lo:hi]`` with the citations in it blanked."""
+    out = list(line[lo:hi])
+    for r in refs:
+        for k in range(max(r.start, lo), min(r.end, hi)):
+            out[k - lo] = " "
+    return "".join(out)
+
+
+def _clause_start(line: str, stop: int, floor: int) -> int:
+    """Where the clause that ends at ``stop`` begins (not before ``floor``)."""
+    left = floor
+    for m in _SENTENCE_END_RE.finditer(line, floor, stop):
+        left = m.end()
+    for m in _CLAUSE_END_RE.finditer(line, left, stop):
+        left = m.end()
+    return left
+
+
+def _last_words(text: str, count: int) -> str:
+    """The end of ``text`` holding its last ``count`` content words."""
+    words = _WORD_RE.findall(text)
+    seen, cut = 0, 0
+    for k in range(len(words) - 1, -1, -1):
+        if is_content_token(words[k].lower()):
+            seen += 1
+            if seen == count:
+                cut = k
+                break
+    return " ".join(words[cut:])
+
+
+def _first_words(text: str, count: int) -> str:
+    """The start of ``text`` holding its first ``count`` content words."""
+    words = _WORD_RE.findall(text)
+    seen = 0
+    for k, word in enumerate(words):
+        if is_content_token(word.lower()):
+            seen += 1
+            if seen == count:
+                return " ".join(words[: k + 1])
+    return " ".join(words)
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.split()).strip(" ,;:()[]")
+
+
+def find_context(line: str, refs: list[TextReference], i: int) -> Context:
+    """What citation ``refs[i]`` of ``line`` is about (``refs``: every citation of the line)."""
+    ref = refs[i]
+    for kind, pattern in (
+        ("title", _TITLE_RE),
+        ("parenthesis", _PAREN_RE),
+        ("appositive", _APPOSITIVE_RE),
+    ):
+        m = pattern.match(line, ref.end)
+        if m is not None and not find_references(m.group(1)):
+            words = m.group(1).strip(" .,;:")
+            if not _is_lead(words):
+                return Context(words, kind)
+    floor = refs[i - 1].end if i > 0 else 0
+    ceiling = refs[i + 1].start if i + 1 < len(refs) else len(line)
+    paren = _enclosing_paren(line, ref.start, ref.end)
+    if paren is not None and _is_lead(_blank(line, refs, paren[0] + 1, paren[1] - 1)):
+        # "… a target (see rule 115.6)": the parenthesis annotates what comes before it.
+        start = _clause_start(line, paren[0], floor)
+        before = _blank(line, refs, start, paren[0])
+        if not _is_lead(before):
+            return Context(_plain(_last_words(before, _WINDOW * 2)), "clause")
+        lo, hi = _previous_sentence(line, paren[0])
+        return _sentence_context(line, refs, lo, hi, "clause")
+    first, last = _sentence(line, ref.start, ref.end)
+    if _is_lead(_blank(line, refs, first, last)):
+        # "See rule 108.4." on its own: it is about the sentence before it.
+        lo, hi = _previous_sentence(line, first)
+        return _sentence_context(line, refs, lo, hi, "sentence")
+    lo, hi = max(first, floor), min(last, ceiling)
+    left = _LEAD_TAIL_RE.sub("", _blank(line, refs, _clause_start(line, ref.start, lo), ref.start))
+    right = line[ref.end : hi]
+    m = _CLAUSE_END_RE.search(right)
+    if m is not None:
+        right = right[: m.start()]
+    words = _plain(f"{_last_words(left, _WINDOW)} {_first_words(right, _WINDOW)}")
+    return Context(words, "words") if words else Context("", "none")
+
+
+def _sentence_context(line: str, refs: list[TextReference], lo: int, hi: int, kind: str) -> Context:
+    words = _plain(_blank(line, refs, lo, hi))
+    return Context(words, kind) if words and not _is_lead(words) else Context("", "none")
