@@ -190,10 +190,19 @@ def _is_related(a: str, b: str) -> bool:
 
 
 def _edition_of(date: str, editions: list[str]) -> str | None:
-    """The newest corpus edition on or before ``date`` (``YYYY-MM-DD``)."""
-    compact = date.replace("-", "")
-    before = [e for e in editions if e <= compact]
-    return before[-1] if before else None
+    """The corpus edition nearest ``date`` (``YYYY-MM-DD``): the corpus lacks most editions,
+    and the rules numbered in a January 2018 ruling are numbered so in July 2018, not 2013."""
+    if not editions:
+        return None
+
+    def days(edition: str) -> int:
+        from datetime import date as day
+
+        a = day.fromisoformat(date)
+        b = day(int(edition[:4]), int(edition[4:6]), int(edition[6:]))
+        return abs((a - b).days)
+
+    return min(editions, key=days)
 
 
 def ruling_texts() -> list[tuple[str, str, str]]:
@@ -232,6 +241,15 @@ def document_cases(
             for column, number, written in _single_citations(text):
                 if number not in doc.rules:
                     continue
+                meant = _meant(date, number)
+                if meant != number:
+                    # Written for an edition the corpus lacks, numbered otherwise: wrong here.
+                    out.append(
+                        Case(source, "prose", edition, text, column, number, True, origin, meant)
+                    )
+                    fixed, col = _replace(text, column, written, number, meant)
+                    out.append(Case(source, "prose", edition, fixed, col, meant, False, origin))
+                    continue
                 out.append(Case(source, "prose", edition, text, column, number, False, origin))
                 near = _neighbour(doc, number)
                 if near is not None:
@@ -240,6 +258,21 @@ def document_cases(
                         Case(source, "prose", edition, wrong, col, near, True, origin, number)
                     )
     return out
+
+
+# The rulings of 2018-01-19 (Rules Lawyer, Unstable) cite the January 2018 CR, which the corpus
+# lacks; the nearest edition, July 2018, has Dominaria's Saga rule at 704.5s, and the rules they
+# cite as 704.5s-u are 704.5t-v there (checked by hand against both texts).
+WRITTEN_FOR_ANOTHER_EDITION = {
+    ("2018-01-19", "704.5s"): "704.5t",
+    ("2018-01-19", "704.5t"): "704.5u",
+    ("2018-01-19", "704.5u"): "704.5v",
+}
+
+
+def _meant(date: str, number: str) -> str:
+    """The number, in the nearest corpus edition, of the rule a text of ``date`` cites."""
+    return WRITTEN_FOR_ANOTHER_EDITION.get((date, number), number)
 
 
 def ruling_renumbered(
@@ -259,7 +292,7 @@ def ruling_renumbered(
         new = docs[new_date]
         text = _flat(raw)
         for column, number, written in _single_citations(text):
-            now = matching.forward.get(number)
+            now = matching.forward.get(_meant(date, number))
             if now is None or now == number or number not in new.rules or _is_related(now, number):
                 continue
             out.append(

@@ -50,6 +50,8 @@ class Citation:
     context_kind: str = "words"
     """How they were found: ``title``, ``parenthesis``, ``appositive``, ``clause``,
     ``sentence``, ``words`` or ``none``."""
+    context_before: str = ""
+    """The sentences before, which speak for the citation when its own words say too little."""
 
 
 def find_citations(text: str) -> list[Citation]:
@@ -62,7 +64,15 @@ def find_citations(text: str) -> list[Citation]:
         for i, ref in enumerate(refs):
             context = find_context(line, refs, i)
             found.append(
-                Citation(number, ref.start + 1, ref.text, ref.ref, context.words, context.kind)
+                Citation(
+                    number,
+                    ref.start + 1,
+                    ref.text,
+                    ref.ref,
+                    context.words,
+                    context.kind,
+                    context.before,
+                )
             )
     return found
 
@@ -136,15 +146,17 @@ def check_citations(
                 )
             )
             continue
-        if not c.context or c.ref.end is not None:
+        if not (c.context or c.context_before) or c.ref.end is not None:
             out.append(CitationCheck(c, "ok"))
             continue
         also = tuple(n for n in together.get((c.line, c.context), ()) if n != numbers[0])
-        key = (c.context, c.context_kind, numbers[0], *also)
+        key = (c.context, c.context_kind, c.context_before, numbers[0], *also)
         if key not in verdicts:
             if context_index is None:
                 context_index = ContextIndex(document)
-            found = context_index.judge(c.context, numbers[0], kind=c.context_kind, also=also)
+            found = context_index.judge(
+                c.context, numbers[0], kind=c.context_kind, also=also, fallback=c.context_before
+            )
             if found is None:
                 verdicts[key] = ("ok", None, "")
             else:

@@ -29,6 +29,8 @@ CONTEXT_KINDS = ("title", "parenthesis", "appositive", "clause", "sentence", "wo
 
 # How many content words either side of a citation its context reaches, within its clause.
 _WINDOW = 6
+# … and how many before a parenthesis that annotates a clause.
+_CLAUSE_WINDOW = 20
 _QUOTE = '"\u201c\u201d'
 _TITLE_RE = re.compile(
     r"\s*,?\s*[(]?[" + _QUOTE + r"]([^" + _QUOTE + r"]{1,80}?)[.,]?[" + _QUOTE + "]"
@@ -37,15 +39,18 @@ _PAREN_RE = re.compile(r"\s*[(\[]([^()\[\]]{1,120})[)\]]")
 _APPOSITIVE_RE = re.compile(r",\s+((?:the|a|an)\s[^,;:.!?()\[\]]{1,80})", re.IGNORECASE)
 # Where a sentence ends: ". " before a capital, a quote or a parenthesis ("e.g. a" goes on).
 _SENTENCE_END_RE = re.compile(r"[.!?][" + _QUOTE + r"')\]]*\s+(?=[A-Z(\[" + _QUOTE + "])")
+_ENDS_SENTENCE_RE = re.compile(r"[.!?][" + _QUOTE + r"')\]]*\s*$")
 _CLAUSE_END_RE = re.compile(r"[;:](?:\s|$)")
 # Words that only introduce a citation: "(see also rule 613)", "See rules 103 and 104."
 _LEAD_RE = re.compile(
     r"^(?:[\W_]|\b(?:see|also|rules?|sections?|cr|comprehensive|and|or|e\.g|i\.e|cf|per|in|"
     r"under|the|for|more|details?|information|as|described|defined|explained|at|this|is|"
-    r"that|which|rulings?|magic)\b)*$",
+    r"that|which|rulings?|magic|follows?|applies|apply|also|here|there)\b)*$",
     re.IGNORECASE,
 )
 _WORD_RE = re.compile(r"[\w'’+/{}-]+")
+# "712.9–10": the end of a range written short, which the reference finder leaves out.
+_RANGE_TAIL_RE = re.compile(r"\s*[-\u2010-\u2014]\s*\d+[a-z]?\b")
 # "… see rule" just before a citation is part of it.
 _LEAD_TAIL_RE = re.compile(r"(?:\b(?:see|also|rules?|sections?|cr|in|under|per)\b[\s,]*)+$", re.I)
 
@@ -58,6 +63,9 @@ class Context:
     """The words, as written (citations in them blanked); ``""`` when nothing is said."""
     kind: str
     """How they were found: one of :data:`CONTEXT_KINDS`."""
+    before: str = ""
+    """The sentences before the citation's own, for when its words say too little: "The
+    “legend rule” is … (704.5j at the time of this document's creation …)"."""
 
 
 def _is_lead(text: str) -> bool:
@@ -111,10 +119,12 @@ def _enclosing_paren(line: str, start: int, end: int) -> tuple[int, int] | None:
 
 
 def _blank(line: str, refs: list[TextReference], lo: int, hi: int) -> str:
-    """``line[lo:hi]`` with the citations in it blanked."""
+    """``line[lo:hi]`` with the citations in it blanked (and "–10" after "712.9")."""
     out = list(line[lo:hi])
     for r in refs:
-        for k in range(max(r.start, lo), min(r.end, hi)):
+        tail = _RANGE_TAIL_RE.match(line, r.end)
+        end = tail.end() if tail else r.end
+        for k in range(max(r.start, lo), min(end, hi)):
             out[k - lo] = " "
     return "".join(out)
 
@@ -175,13 +185,16 @@ def find_context(line: str, refs: list[TextReference], i: int) -> Context:
     ceiling = refs[i + 1].start if i + 1 < len(refs) else len(line)
     paren = _enclosing_paren(line, ref.start, ref.end)
     if paren is not None and _is_lead(_blank(line, refs, paren[0] + 1, paren[1] - 1)):
-        # "… a target (see rule 115.6)": the parenthesis annotates what comes before it.
-        start = _clause_start(line, paren[0], floor)
+        # "… a target (see rule 115.6)": the parenthesis annotates what comes before it, for
+        # every citation in it ("… poison counters. (704.5s and 704.5t)").
+        outside = max((r.end for r in refs if r.end <= paren[0]), default=0)
+        start = _clause_start(line, paren[0], outside)
         before = _blank(line, refs, start, paren[0])
-        if not _is_lead(before):
-            return Context(_plain(_last_words(before, _WINDOW * 2)), "clause")
+        if not _is_lead(before) and not _ENDS_SENTENCE_RE.search(before):
+            return Context(_plain(_last_words(before, _CLAUSE_WINDOW)), "clause")
+        # "… I'd imagine. (704.5k)": after a full stop it annotates the sentences before.
         lo, hi = _previous_sentence(line, paren[0])
-        return _sentence_context(line, refs, lo, hi, "clause")
+        return _sentence_context(line, refs, max(lo, outside), hi, "clause")
     first, last = _sentence(line, ref.start, ref.end)
     if _is_lead(_blank(line, refs, first, last)):
         # "See rule 108.4." on its own: it is about the sentence before it.
@@ -194,7 +207,11 @@ def find_context(line: str, refs: list[TextReference], i: int) -> Context:
     if m is not None:
         right = right[: m.start()]
     words = _plain(f"{_last_words(left, _WINDOW)} {_first_words(right, _WINDOW)}")
-    return Context(words, "words") if words else Context("", "none")
+    before = ""
+    if first > 0:
+        lo, hi = _previous_sentence(line, first)
+        before = _plain(_blank(line, refs, lo, hi))
+    return Context(words, "words", before) if words else Context("", "none")
 
 
 def _sentence_context(line: str, refs: list[TextReference], lo: int, hi: int, kind: str) -> Context:

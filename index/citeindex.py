@@ -31,18 +31,21 @@ if TYPE_CHECKING:
 __all__ = ["ContextIndex", "Suspicion", "content_words", "is_content_token"]
 
 # A suspicious citation: the best unrelated rule must cover at least this share of the words,
-_MIN_BEST = 0.7
+_MIN_BEST = 0.5
 # beat the cited rule (with all its subrules) by this much,
-_MARGIN = 0.45
+_MARGIN = 0.4
 # and what it matches must weigh this much (a single common word says nothing).
 _MIN_EVIDENCE = 6.0
 # A citation whose rule has one of the context's rarest words this many is never suspicious.
 _KEY_WORDS = 2
+VETO_OWN = True
 # Rules that cover nearly as much as the best are its equals, when choosing what to suggest.
 _TIE = 0.05
 
 _DIGIT_RE = re.compile(r"\d")
-_RULE_NUMBER_RE = re.compile(r"\d{3}(?:\.\d+[a-z]{0,2})?(?:-[a-z]{1,2}\b)?")
+_RULE_NUMBER_RE = re.compile(
+    r"\d{3}(?:\.\d+[a-z]{0,2})?(?:\s*[-\u2010-\u2014]\s*(?:\d+[a-z]{0,2}|[a-z]{1,2})\b)?"
+)
 # Words of two letters or more ("state-based", "can't"), mana symbols, "+1/+1", and numbers.
 _TOKEN_RE = re.compile(
     r"\{[^{}\s]{1,6}\}|[+-]\d+/[+-]\d+|[a-z0-9]{2,}(?:['/-][a-z0-9]+)*|[a-z0-9](?:['/-][a-z0-9]+)+|\d"
@@ -55,7 +58,7 @@ _STOPWORD_TEXT = """a an the and or of to in on at by for with from as is are be
     other there here just only even very most least like per via cf
     section sections cr comprehensive magic
     information details detail exception procedure process described defined explained
-    following follows follow listed applies apply note""" 
+    following follows follow listed applies apply note"""
 # Kept as words for pairs ("legend rule") but never counted alone: every citation says them.
 _WEAK = frozenset({"rule", "rules"})
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
@@ -126,6 +129,7 @@ class ContextIndex:
         points: list[frozenset[str]] = []
         surface: set[str] = set()
         inherited: dict[str, frozenset[str]] = {}
+        mine_only: list[frozenset[str]] = []
         titles: dict[str, list[str]] = {}
         for number, rule in document.rules.items():
             if _is_title(rule.text):
@@ -138,6 +142,7 @@ class ContextIndex:
             # document order, so a parent's features are ready before its subrules need them.
             above = inherited.get(str(parent), frozenset()) if parent is not None else frozenset()
             inherited[number] = frozenset(mine) | above
+            mine_only.append(frozenset(mine))
             ids.append(number)
             own.append(inherited[number])
             points.append(_pointed(document, rule.text, rule.examples))
@@ -149,10 +154,12 @@ class ContextIndex:
             surface.update(tokens)
             ids.append(f"glossary:{entry.term}")
             own.append(frozenset(_features([_stem(t) for t in tokens if _is_content(t)])))
+            mine_only.append(own[-1])
             points.append(see)
         self.titles = titles
         self.ids = ids
         self.features = own
+        self.own_features = mine_only
         self.points = points
         self.position = {n: i for i, n in enumerate(ids)}
         self.vocabulary = frozenset(surface)
@@ -169,6 +176,7 @@ class ContextIndex:
                 pointed_by.setdefault(n, []).append(i)
         self.pointed_by = pointed_by
         self._families: dict[str, frozenset[str]] = {}
+        self._own_families: dict[str, frozenset[str]] = {}
         self._related: dict[str, frozenset[int]] = {}
 
     def context_features(self, context: str) -> dict[str, float]:
@@ -187,6 +195,18 @@ class ContextIndex:
                 if i is not None:
                     feats |= self.features[i]
             found = self._families[number] = frozenset(feats)
+        return found
+
+    def own_family(self, number: str) -> frozenset[str]:
+        """The features of a rule's own text and its subrules', without its ancestors'."""
+        found = self._own_families.get(number)
+        if found is None:
+            feats: set[str] = set()
+            for n in [number, *self.document.descendants(number)]:
+                i = self.position.get(n)
+                if i is not None:
+                    feats |= self.own_features[i]
+            found = self._own_families[number] = frozenset(feats)
         return found
 
     def related(self, number: str) -> frozenset[int]:
@@ -218,7 +238,13 @@ class ContextIndex:
         return sum(w for f, w in features.items() if f in have) / mass
 
     def judge(
-        self, context: str, number: str, *, kind: str = "words", also: Iterable[str] = ()
+        self,
+        context: str,
+        number: str,
+        *,
+        kind: str = "words",
+        also: Iterable[str] = (),
+        fallback: str = "",
     ) -> Suspicion | None:
         """A :class:`Suspicion` when the words describe another rule far better than rule
         ``number`` (which must exist), else ``None``.
@@ -226,7 +252,8 @@ class ContextIndex:
         ``kind`` says how the words were found (:data:`index.citecontext.CONTEXT_KINDS`): a
         quoted ``title`` that is some rule's title is matched against titles alone. ``also``
         are the other rules cited with the same words ("See rules 403.3, 603.6a and 614.12"):
-        the words may describe any of them.
+        the words may describe any of them. ``fallback`` (the sentences before) is used when the
+        words themselves weigh too little.
         """
         close = self.related(number).union(*(self.related(n) for n in also))
         if kind == "title":
@@ -237,6 +264,9 @@ class ContextIndex:
                 return Suspicion(named[0], named[0], 1.0, 0.0)
         features = self.context_features(context)
         mass = sum(features.values())
+        if mass < _MIN_EVIDENCE and fallback:
+            features = self.context_features(fallback)
+            mass = sum(features.values())
         if mass <= 0 or mass < _MIN_EVIDENCE:
             return None
         have = self.family(number)
@@ -244,7 +274,8 @@ class ContextIndex:
         # surveils triggers after the process described in rule 701.42a"): if the cited rule
         # has one of them, the rest may be wording it shares with a parallel rule.
         rarest = sorted((f for f in features if " " not in f), key=lambda f: -features[f])
-        if any(f in have for f in rarest[:_KEY_WORDS]):
+        mine = self.own_family(number) if VETO_OWN else have
+        if any(f in mine for f in rarest[:_KEY_WORDS]):
             return None
         cited = sum(w for f, w in features.items() if f in have) / mass
         need = max(_MIN_BEST, cited + _MARGIN)
