@@ -12,6 +12,8 @@ A citation is any reference :func:`~index.numbers.find_references` sees: ``704.5
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +32,8 @@ __all__ = [
     "check_citations",
     "find_citations",
 ]
+
+_DIGIT_RE = re.compile(r"\d")
 
 STATUSES = ("ok", "missing", "moved", "changed", "suspicious")
 
@@ -58,23 +62,24 @@ def find_citations(text: str) -> list[Citation]:
     """Every rule citation in ``text``, with its line, column and nearby words."""
     found: list[Citation] = []
     for number, line in enumerate(text.splitlines(), start=1):
-        if not any(c.isdigit() for c in line):
+        if _DIGIT_RE.search(line) is None:
             continue
-        refs = find_references(line)
-        for i, ref in enumerate(refs):
-            context = find_context(line, refs, i)
-            found.append(
-                Citation(
-                    number,
-                    ref.start + 1,
-                    ref.text,
-                    ref.ref,
-                    context.words,
-                    context.kind,
-                    context.before,
-                )
-            )
+        found.extend(
+            Citation(number, column, written, ref, words, kind, before)
+            for column, written, ref, words, kind, before in _line_citations(line)
+        )
     return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _line_citations(line: str) -> tuple[tuple[int, str, RuleRef, str, str, str], ...]:
+    # Remembered by line: long texts repeat lines (boilerplate, quoted rules, lists).
+    refs = find_references(line)
+    out = []
+    for i, ref in enumerate(refs):
+        context = find_context(line, refs, i)
+        out.append((ref.start + 1, ref.text, ref.ref, context.words, context.kind, context.before))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
