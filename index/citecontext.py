@@ -48,6 +48,7 @@ _LEAD_RE = re.compile(
     r"that|which|rulings?|magic|follows?|applies|apply|also|here|there)\b)*$",
     re.IGNORECASE,
 )
+_UNPRINTABLE_RE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
 _WORD_RE = re.compile(r"[\w'’+/{}-]+")
 # "712.9–10": the end of a range written short, which the reference finder leaves out.
 _RANGE_TAIL_RE = re.compile(r"\s*[-\u2010-\u2014]\s*\d+[a-z]?\b")
@@ -165,7 +166,9 @@ def _first_words(text: str, count: int) -> str:
 
 
 def _plain(text: str) -> str:
-    return " ".join(text.split()).strip(" ,;:()[]")
+    """One line of words: runs of space folded, control and bidi characters made spaces (the
+    words are shown to people, and came from a file)."""
+    return " ".join(_UNPRINTABLE_RE.sub(" ", text).split()).strip(" ,;:()[]")
 
 
 def find_context(line: str, refs: list[TextReference], i: int) -> Context:
@@ -178,7 +181,7 @@ def find_context(line: str, refs: list[TextReference], i: int) -> Context:
     ):
         m = pattern.match(line, ref.end)
         if m is not None and not find_references(m.group(1)):
-            words = m.group(1).strip(" .,;:")
+            words = _plain(m.group(1)).strip(" .,;:")
             if not _is_lead(words):
                 return Context(words, kind)
     floor = refs[i - 1].end if i > 0 else 0

@@ -85,6 +85,10 @@ class Document:
     sections: list[Section] = field(default_factory=list)
     """Titled passages that are not rules (the bundled sample, Markdown notes)."""
     title: str = "Magic: The Gathering Comprehensive Rules"
+    encoding: str = ""
+    """The codec the file was read with (``utf-8-sig``, ``cp1252`` …); ``""`` when not known."""
+    undecodable: int = 0
+    """How many bytes of the file were not valid in that encoding (read as U+FFFD)."""
     all_numbers: list[str] | None = field(default=None, repr=False, compare=False)
     """Every number of the edition, when ``rules`` holds only part of it (a quick lookup)."""
     _children: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)

@@ -32,27 +32,36 @@ def _search_builder() -> Any:
     return build
 
 
-def build_files(files: list[str]) -> list[dict[str, Any]]:
+def build_files(files: list[str], *, replace: bool = False) -> list[dict[str, Any]]:
     """Stores each file; stops at the first bad one with ``Error: FILE: reason``.
 
     Files already stored stay as they were: each edition is built aside and switched in whole.
+    A file that reads worse than the stored edition of its date is refused unless ``replace``.
     """
+    from index.decode import FileTooLargeError, read_rules_file
     from index.reader import CRReadError
-    from index.store import EditionStore
+    from index.store import EditionStore, ReplaceRefusedError
 
     store = EditionStore.from_env()
     results: list[dict[str, Any]] = []
     for name in files:
         path = Path(name)
         try:
-            data = path.read_bytes()
+            data = read_rules_file(path)
+        except FileTooLargeError as exc:
+            fail(f"{name}: {exc}. Nothing was stored. Is it the Comprehensive Rules .txt?")
         except OSError as exc:
             fail(f"{name}: cannot read it ({exc.strerror or exc}). Check the path.")
         if path.suffix.lower() in (".md", ".markdown"):
             results.append(_store_notes(store, path, data))
             continue
         try:
-            info = store.add_bytes(data, path.name, extra=_search_builder())
+            info = store.add_bytes(data, path.name, extra=_search_builder(), replace=replace)
+        except ReplaceRefusedError as exc:
+            fail(
+                f"{name}: {exc}. Nothing was stored. If this is the file you want, run the "
+                "command again with --replace."
+            )
         except CRReadError as exc:
             fail(
                 f"{name}: {exc}. Nothing was stored. Use the Comprehensive Rules .txt from "
@@ -68,6 +77,8 @@ def build_files(files: list[str]) -> list[dict[str, Any]]:
                 "edition": info.edition,
                 "rules": info.rules,
                 "glossary": info.glossary,
+                "encoding": info.encoding,
+                "undecodable": info.undecodable,
                 "problems": len(loaded.document.problems),
                 "problem_lines": [
                     {"line": p.line, "text": p.text, "reason": p.reason}

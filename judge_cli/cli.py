@@ -187,10 +187,20 @@ def editions(as_json: bool) -> None:
     newest = infos[-1].edition
     for info in infos:
         mark = "  (newest)" if info.edition == newest else ""
+        read_as = _read_as(info.encoding, info.undecodable).removeprefix(", ")
         click.echo(
             f"{info.edition}  {info.rules:5d} rules  {info.glossary:4d} glossary entries  "
-            f"{info.source}{mark}"
+            f"{info.source}{mark}" + (f"  ({read_as})" if read_as else "")
         )
+
+
+def _read_as(encoding: str, undecodable: int) -> str:
+    """``", read as Windows-1252"`` when a file was not read as clean UTF-8, else ``""``."""
+    from index.decode import DecodedText, encoding_name
+
+    if not encoding or (encoding_name(encoding) == "UTF-8" and not undecodable):
+        return ""
+    return f", read as {DecodedText('', encoding, undecodable).describe()}"
 
 
 @cli.group("index", context_settings=CONTEXT_SETTINGS)
@@ -202,15 +212,22 @@ def index_group() -> None:
 # Plain strings, not click.Path: building a click.Path imports locale at start-up, and
 # build_files reports unreadable paths itself.
 @click.argument("files", nargs=-1, required=True)
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Store a file even if it reads worse than the stored edition of its date.",
+)
 @json_option
-def index_build(files: tuple[str, ...], as_json: bool) -> None:
+def index_build(files: tuple[str, ...], replace: bool, as_json: bool) -> None:
     """Parse CR text files and store each as an edition named by its effective date.
 
-    A Markdown file (.md) is stored as notes, searched alongside every edition.
+    A Markdown file (.md) is stored as notes, searched alongside every edition. A file that
+    would replace a stored edition of the same date and reads worse (undecodable bytes, or a
+    guessed single-byte encoding where the stored file was UTF-8) needs --replace.
     """
     from .building import build_files
 
-    results = build_files(list(files))
+    results = build_files(list(files), replace=replace)
     if as_json:
         emit_json(results)
         return
@@ -220,6 +237,7 @@ def index_build(files: tuple[str, ...], as_json: bool) -> None:
         else:
             problems = result["problems"]
             extra = f", {problems} lines not placed (see --json)" if problems else ""
+            extra += _read_as(result["encoding"], result["undecodable"])
             click.echo(
                 f"Stored edition {result['edition']}: {result['rules']} rules, "
                 f"{result['glossary']} glossary entries{extra}."

@@ -8,7 +8,7 @@ green on a terminal.
 from __future__ import annotations
 
 import os
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 import click
 
@@ -221,7 +221,7 @@ def history(ref: str, edition: str | None, as_json: bool) -> None:
 
 
 @click.command("cite-check", context_settings=CONTEXT_SETTINGS)
-@click.argument("file", type=click.File("r", encoding="utf-8", errors="replace"))
+@click.argument("file")
 @edition_option
 @click.option(
     "--written-for",
@@ -229,19 +229,39 @@ def history(ref: str, edition: str | None, as_json: bool) -> None:
     help="The edition the text was written against: report citations that moved or changed since.",
 )
 @json_option
-def cite_check(file: IO[str], edition: str | None, written_for: str | None, as_json: bool) -> None:
+def cite_check(file: str, edition: str | None, written_for: str | None, as_json: bool) -> None:
     """Check the rule citations in a text (FILE, or - for standard input) against an edition.
 
     Numbers missing from the edition are reported. With --written-for, a citation whose rule
     has since moved or changed is reported with its number now; without it, a citation whose
     nearby words ("704.5k (legend rule)") fit another rule far better is flagged as suspicious.
+    The file is read as `judge index build` reads rules files (UTF-8, UTF-16, Windows-1252 …).
     """
     from index.citecheck import check_citations, find_citations
+    from index.decode import (
+        DecodeError,
+        FileTooLargeError,
+        decode_text,
+        read_rules_file,
+        read_rules_stream,
+    )
 
+    name = "<stdin>" if file == "-" else file
     try:
-        text = file.read()
+        if file == "-":
+            import sys
+
+            # The bytes, not text: they are decoded as any rules file is.
+            data = read_rules_stream(sys.stdin.buffer, name)
+        else:
+            data = read_rules_file(file)
+        text = decode_text(data).text
+    except FileTooLargeError as exc:
+        fail(f"{name}: {exc}. Check a smaller text.")
+    except DecodeError as exc:
+        fail(f"{name}: {exc}. cite-check reads text files (UTF-8, UTF-16, Windows-1252 …).")
     except OSError as exc:
-        fail(f"could not read {file.name}: {exc}")
+        raise click.BadParameter(f"{name}: {exc.strerror or exc}", param_hint="'FILE'") from None
     document = _load(edition, "cite-check")
     then = _load(written_for, "--written-for") if written_for else None
     checks = check_citations(find_citations(text), document, then)
@@ -255,7 +275,7 @@ def cite_check(file: IO[str], edition: str | None, written_for: str | None, as_j
         )
         return
     if not checks:
-        click.echo(f"No rule citations found in {file.name}.")
+        click.echo(f"No rule citations found in {name}.")
         return
     color = _use_color()
     for check in checks:
@@ -263,9 +283,10 @@ def cite_check(file: IO[str], edition: str | None, written_for: str | None, as_j
         status = check.status
         if color and status != "ok":
             status = f"{_RED if status == 'missing' else _BOLD}{status}{_RESET}"
-        line = f"{file.name}:{c.line}:{c.column}: {c.text}: {status}"
+        line = f"{name}:{c.line}:{c.column}: {c.text}: {status}"
         if check.note:
             line += f": {check.note}"
         click.echo(line)
     bad = sum(c.status != "ok" for c in checks)
-    click.echo(f"{len(checks)} citations checked against {document.edition}; {bad} to look at.")
+    counted = f"{len(checks)} citation{'' if len(checks) == 1 else 's'}"
+    click.echo(f"{counted} checked against {document.edition}; {bad} to look at.")
