@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .citecontext import find_context
+from .citecontext import find_context, sentence_start
 from .citeindex import ContextIndex
 from .numbers import RuleNumber, RuleRef, find_references, parse_rule_number
 
@@ -56,6 +56,9 @@ class Citation:
     ``sentence``, ``words`` or ``none``."""
     context_before: str = ""
     """The sentences before, which speak for the citation when its own words say too little."""
+    sentence: int = 0
+    """Where its sentence starts in the line (0-based): citations of one sentence are cited
+    together, so their words may describe any of them."""
 
 
 def find_citations(text: str) -> list[Citation]:
@@ -65,20 +68,31 @@ def find_citations(text: str) -> list[Citation]:
         if _DIGIT_RE.search(line) is None:
             continue
         found.extend(
-            Citation(number, column, written, ref, words, kind, before)
-            for column, written, ref, words, kind, before in _line_citations(line)
+            Citation(number, column, written, ref, words, kind, before, sentence)
+            for column, written, ref, words, kind, before, sentence in _line_citations(line)
         )
     return found
 
 
 @functools.lru_cache(maxsize=4096)
-def _line_citations(line: str) -> tuple[tuple[int, str, RuleRef, str, str, str], ...]:
+def _line_citations(line: str) -> tuple[tuple[int, str, RuleRef, str, str, str, int], ...]:
     # Remembered by line: long texts repeat lines (boilerplate, quoted rules, lists).
     refs = find_references(line)
     out = []
     for i, ref in enumerate(refs):
         context = find_context(line, refs, i)
-        out.append((ref.start + 1, ref.text, ref.ref, context.words, context.kind, context.before))
+        sentence = sentence_start(line, ref.start, ref.end)
+        out.append(
+            (
+                ref.start + 1,
+                ref.text,
+                ref.ref,
+                context.words,
+                context.kind,
+                context.before,
+                sentence,
+            )
+        )
     return tuple(out)
 
 
@@ -123,11 +137,11 @@ def check_citations(
 
         matching = match_documents(written_for, document)
     nearest: dict[str, list[str]] = {}
-    # "See rules 403.3, 603.6a and 614.12": the numbers cited with the same words on a line.
-    together: dict[tuple[int, str], list[str]] = {}
+    # "See rules 403.3, 603.6a and 614.12": the numbers cited in one sentence.
+    together: dict[tuple[int, int], list[str]] = {}
     for c in citations:
-        if c.context and c.ref.end is None:
-            together.setdefault((c.line, c.context), []).append(str(c.ref.start))
+        if c.ref.end is None:
+            together.setdefault((c.line, c.sentence), []).append(str(c.ref.start))
     # The same words cited as the same rule get the same verdict: long texts repeat both.
     verdicts: dict[tuple[str, ...], tuple[str, str | None, str]] = {}
     out: list[CitationCheck] = []
@@ -154,7 +168,7 @@ def check_citations(
         if not (c.context or c.context_before) or c.ref.end is not None:
             out.append(CitationCheck(c, "ok"))
             continue
-        also = tuple(n for n in together.get((c.line, c.context), ()) if n != numbers[0])
+        also = tuple(n for n in together.get((c.line, c.sentence), ()) if n != numbers[0])
         key = (c.context, c.context_kind, c.context_before, numbers[0], *also)
         if key not in verdicts:
             if context_index is None:

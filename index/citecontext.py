@@ -8,7 +8,9 @@ Real writing names a rule's subject in a few ways, tried in order of trust:
 - ``clause``: the clause a bare parenthesised citation annotates: ``… a target (see rule 115.6)``,
   or the sentence before it: ``You don't lose at 0 life. (704.5a)``;
 - ``sentence``: the sentence before a citation that stands alone: ``… See rule 108.4.``;
-- ``words``: else the content words around it in its clause: ``Rule 704.5a says a player …``.
+- ``words``: else the content words around it in its clause: ``Rule 704.5a says a player …``;
+- ``contrast``: none at all when the words say what the rule is *not*: ``This is an exception to
+  rule 613.7m`` (the sentences before describe the exception).
 """
 
 from __future__ import annotations
@@ -23,9 +25,18 @@ from .numbers import find_references
 if TYPE_CHECKING:
     from .numbers import TextReference
 
-__all__ = ["CONTEXT_KINDS", "Context", "find_context"]
+__all__ = ["CONTEXT_KINDS", "Context", "find_context", "sentence_start"]
 
-CONTEXT_KINDS = ("title", "parenthesis", "appositive", "clause", "sentence", "words", "none")
+CONTEXT_KINDS = (
+    "title",
+    "parenthesis",
+    "appositive",
+    "clause",
+    "sentence",
+    "words",
+    "contrast",
+    "none",
+)
 
 # How many content words either side of a citation its context reaches, within its clause.
 _WINDOW = 6
@@ -39,6 +50,9 @@ _PAREN_RE = re.compile(r"\s*[(\[]([^()\[\]]{1,120})[)\]]")
 _APPOSITIVE_RE = re.compile(r",\s+((?:the|a|an)\s[^,;:.!?()\[\]]{1,80})", re.IGNORECASE)
 # Where a sentence ends: ". " before a capital, a quote or a parenthesis ("e.g. a" goes on).
 _SENTENCE_END_RE = re.compile(r"[.!?][" + _QUOTE + r"')\]]*\s+(?=[A-Z(\[" + _QUOTE + "])")
+_CONTRAST_RE = re.compile(
+    r"\b(?:exceptions?|except|unlike|contrary|notwithstanding|instead\s+of)\b", re.IGNORECASE
+)
 _ENDS_SENTENCE_RE = re.compile(r"[.!?][" + _QUOTE + r"')\]]*\s*$")
 _CLAUSE_END_RE = re.compile(r"[;:](?:\s|$)")
 # Words that only introduce a citation: "(see also rule 613)", "See rules 103 and 104."
@@ -67,6 +81,12 @@ class Context:
     before: str = ""
     """The sentences before the citation's own, for when its words say too little: "The
     “legend rule” is … (704.5j at the time of this document's creation …)"."""
+
+
+def sentence_start(line: str, start: int, end: int) -> int:
+    """Where the sentence of ``line`` holding ``start``…``end`` begins (citations in one
+    sentence, "See rules 110.5 and 702.26, “Phasing.”", are cited together)."""
+    return _sentence(line, start, end)[0]
 
 
 def _is_lead(text: str) -> bool:
@@ -187,6 +207,8 @@ def find_context(line: str, refs: list[TextReference], i: int) -> Context:
     floor = refs[i - 1].end if i > 0 else 0
     ceiling = refs[i + 1].start if i + 1 < len(refs) else len(line)
     paren = _enclosing_paren(line, ref.start, ref.end)
+    if paren is not None and _CONTRAST_RE.search(line, paren[0], ref.start):
+        return Context("", "contrast")
     if paren is not None and _is_lead(_blank(line, refs, paren[0] + 1, paren[1] - 1)):
         # "… a target (see rule 115.6)": the parenthesis annotates what comes before it, for
         # every citation in it ("… poison counters. (704.5s and 704.5t)").
@@ -199,6 +221,9 @@ def find_context(line: str, refs: list[TextReference], i: int) -> Context:
         lo, hi = _previous_sentence(line, paren[0])
         return _sentence_context(line, refs, max(lo, outside), hi, "clause")
     first, last = _sentence(line, ref.start, ref.end)
+    if _CONTRAST_RE.search(line, first, ref.start):
+        # "This is an exception to rule 613.7m": the words say what the rule cited is not.
+        return Context("", "contrast")
     if _is_lead(_blank(line, refs, first, last)):
         # "See rule 108.4." on its own: it is about the sentence before it.
         lo, hi = _previous_sentence(line, first)

@@ -38,7 +38,6 @@ _MARGIN = 0.4
 _MIN_EVIDENCE = 6.0
 # A citation whose rule has one of the context's rarest words this many is never suspicious.
 _KEY_WORDS = 2
-VETO_OWN = True
 # Rules that cover nearly as much as the best are its equals, when choosing what to suggest.
 _TIE = 0.05
 
@@ -273,9 +272,8 @@ class ContextIndex:
         # The rarest words name what the text is about ("surveil" in "… whenever a player
         # surveils triggers after the process described in rule 701.42a"): if the cited rule
         # has one of them, the rest may be wording it shares with a parallel rule.
-        rarest = sorted((f for f in features if " " not in f), key=lambda f: -features[f])
-        mine = self.own_family(number) if VETO_OWN else have
-        if any(f in mine for f in rarest[:_KEY_WORDS]):
+        # Its own words and its subrules' count here, not its ancestors': siblings share those.
+        if any(f in self.own_family(number) for f in _rarest(features)):
             return None
         cited = sum(w for f, w in features.items() if f in have) / mass
         need = max(_MIN_BEST, cited + _MARGIN)
@@ -320,6 +318,16 @@ class ContextIndex:
         if not number.startswith("glossary:"):
             return number
         return min(self.points[best], key=lambda n: self.position.get(n, 0))
+
+
+def _rarest(features: dict[str, float]) -> list[str]:
+    """The :data:`_KEY_WORDS` weightiest single words, and any as weighty as the last of them
+    (equal weights are equally rare: choosing among them would be arbitrary)."""
+    words = sorted((f for f in features if " " not in f), key=lambda f: (-features[f], f))
+    if len(words) <= _KEY_WORDS:
+        return words
+    floor = features[words[_KEY_WORDS - 1]]
+    return [w for w in words if features[w] >= floor - 1e-9]
 
 
 def _is_title(text: str) -> bool:
