@@ -8,6 +8,10 @@ A citation is any reference :func:`~index.numbers.find_references` sees: ``704.5
   number, ``changed`` when the rule kept its number but not its wording, else ``ok``;
 - without it: ``suspicious`` when the words next to it ("704.5k (legend rule)") describe another
   rule far better than the one cited, else ``ok``.
+
+Which words are "next to it" is :mod:`index.citecontext`; how well they describe a rule is
+:mod:`index.citeindex`. ``benchmarks/citecheck_quality.py`` measures the verdict on real
+citations, right and wrong, and ``benchmarks/citecheck_speed.py`` its speed.
 """
 
 from __future__ import annotations
