@@ -29,6 +29,7 @@ import argparse
 import dataclasses
 import json
 import lzma
+import re
 import sys
 import time
 import zlib
@@ -367,15 +368,16 @@ def verdicts(cases: list[Case], doc: Document) -> list[Result]:
     ]
 
 
+_TITLE_AFTER_RE = re.compile(r"\s*,?\s*\(?[\"\u201c]")
+
+
 def _kind_of(case: Case) -> str:
-    """How cite-check found the words of the case's citation (``title``, ``clause`` …)."""
+    """``title`` if the citation is followed by a quoted title ("rule 702.16, “Protection”"),
+    else ``prose``: decided from the text alone, so that the code measured cannot move a case
+    from one group to the other."""
     found = [c for c in find_citations(case.text) if c.column == case.column]
-    # Older code has no context kinds: a quoted title after the number is what counts.
-    kind = getattr(found[0], "context_kind", None) if found else None
-    if kind is not None:
-        return str(kind)
-    after = case.text[case.column - 1 + len(case.number) :][:4]
-    return "title" if "“" in after or '"' in after else "other"
+    end = case.column - 1 + len(found[0].text if found else case.number)
+    return "title" if _TITLE_AFTER_RE.match(case.text, end) else "prose"
 
 
 def _by_edition(cases: list[Case], docs: dict[str, Document]) -> list[Result]:
