@@ -8,21 +8,26 @@ A citation is any reference :func:`~index.numbers.find_references` sees: ``704.5
   number, ``changed`` when the rule kept its number but not its wording, else ``ok``;
 - without it: ``suspicious`` when the words next to it ("704.5k (legend rule)") describe another
   rule far better than the one cited, else ``ok``.
+
+Which words are "next to it" is :mod:`index.citecontext`; how well they describe a rule is
+:mod:`index.citeindex`. ``benchmarks/citecheck_quality.py`` measures the verdict on real
+citations, right and wrong, and ``benchmarks/citecheck_speed.py`` its speed.
 """
 
 from __future__ import annotations
 
-import itertools
-import math
+import functools
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from glossary.entry import fold_text
-
-from .diff import Matching, match_documents
-from .model import Document
+from .citecontext import find_context, sentence_start
+from .citeindex import ContextIndex
 from .numbers import RuleNumber, RuleRef, find_references, parse_rule_number
+
+if TYPE_CHECKING:
+    from .diff import Matching
+    from .model import Document
 
 __all__ = [
     "Citation",
@@ -32,52 +37,9 @@ __all__ = [
     "find_citations",
 ]
 
+_DIGIT_RE = re.compile(r"\d")
+
 STATUSES = ("ok", "missing", "moved", "changed", "suspicious")
-
-# How far around a citation its context reaches when no parenthesis follows it.
-_WINDOW = 6
-# A suspicious citation: the best rule's score must reach this, and beat the cited one by this.
-_MIN_BEST = 0.75
-_MARGIN = 0.4
-# Context made only of very common words (idf below this, summed) says nothing.
-_MIN_CONTEXT_IDF = 2.0
-
-_WORD_RE = re.compile(r"[a-z][a-z'+/-]*[a-z]|[a-z]")
-_PAREN_RE = re.compile(r"\s*[(\[]([^)\]]{1,120})[)\]]")
-_BOUNDARY_RE = re.compile(r"[.:!?](?:\s|$)|[,;()\[\]]")
-_STOPWORD_TEXT = """a an the and or of to in on at by for with from as is are be been being was were
-    it its
-    this that these those if then than but not no so such which who whom whose what when where
-    how can can't cannot may might must shall should will would do does did has have had see
-    section sections cr per under says say said also e.g i.e etc about into onto
-    you your we our they their he she his her him them one any each all some other"""
-_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-
-
-def _stem(word: str) -> str:
-    """A crude suffix stripper, applied alike to rules and context ("controls" → "control")."""
-    if word.endswith("'s"):
-        word = word[:-2]
-    word = word.strip("'")
-    for suffix, repl, min_len in (
-        ("ies", "y", 5),
-        ("sses", "ss", 5),
-        ("ing", "", 6),
-        ("ed", "", 5),
-        ("es", "", 5),
-        ("s", "", 4),
-    ):
-        if word.endswith(suffix) and len(word) >= min_len and not word.endswith("ss"):
-            return word[: len(word) - len(suffix)] + repl
-    return word
-
-
-def _words(text: str) -> list[str]:
-    return [_stem(w) for w in _WORD_RE.findall(fold_text(text).lower())]
-
-
-def _content_words(text: str) -> list[str]:
-    return [w for w in _words(text) if w and w not in _STOPWORDS]
 
 
 @dataclass(frozen=True)
@@ -92,37 +54,50 @@ class Citation:
     """The citation as written: ``704.5k``, ``rule 613``, ``601.2a-h``."""
     ref: RuleRef
     context: str
-    """The words next to it that say what it is about (the parenthesis after it, if any)."""
+    """The words next to it that say what it is about (see :mod:`index.citecontext`)."""
+    context_kind: str = "words"
+    """How they were found: ``title``, ``parenthesis``, ``appositive``, ``clause``,
+    ``sentence``, ``words`` or ``none``."""
+    context_before: str = ""
+    """The sentences before, which speak for the citation when its own words say too little."""
+    sentence: int = 0
+    """Where its sentence starts in the line (0-based): citations of one sentence are cited
+    together, so their words may describe any of them."""
 
 
 def find_citations(text: str) -> list[Citation]:
     """Every rule citation in ``text``, with its line, column and nearby words."""
     found: list[Citation] = []
     for number, line in enumerate(text.splitlines(), start=1):
-        refs = find_references(line)
-        for i, ref in enumerate(refs):
-            found.append(
-                Citation(number, ref.start + 1, ref.text, ref.ref, _context(line, refs, i))
-            )
+        if _DIGIT_RE.search(line) is None:
+            continue
+        found.extend(
+            Citation(number, column, written, ref, words, kind, before, sentence)
+            for column, written, ref, words, kind, before, sentence in _line_citations(line)
+        )
     return found
 
 
-def _context(line: str, refs: list[Any], i: int) -> str:
-    ref = refs[i]
-    paren = _PAREN_RE.match(line, ref.end)
-    if paren is not None and not find_references(paren.group(1)):
-        return paren.group(1).strip()
-    # Otherwise the words either side in the same sentence, up to the neighbouring citations.
-    left_stop = refs[i - 1].end if i > 0 else 0
-    right_stop = refs[i + 1].start if i + 1 < len(refs) else len(line)
-    # "Deathtouch (702.2b)": the words before a parenthesised citation are its context.
-    left = line[left_stop : ref.start].rstrip()
-    right = line[ref.end : right_stop]
-    if left.endswith(("(", "[")) and right.lstrip().startswith((")", "]")):
-        left, right = left[:-1], ""
-    before = _BOUNDARY_RE.split(left)[-1].split()[-_WINDOW:]
-    after = _BOUNDARY_RE.split(right)[0].split()[:_WINDOW]
-    return " ".join([*before, *after]).strip()
+@functools.lru_cache(maxsize=4096)
+def _line_citations(line: str) -> tuple[tuple[int, str, RuleRef, str, str, str, int], ...]:
+    # Remembered by line: long texts repeat lines (boilerplate, quoted rules, lists).
+    refs = find_references(line)
+    out = []
+    for i, ref in enumerate(refs):
+        context = find_context(line, refs, i)
+        sentence = sentence_start(line, ref.start, ref.end)
+        out.append(
+            (
+                ref.start + 1,
+                ref.text,
+                ref.ref,
+                context.words,
+                context.kind,
+                context.before,
+                sentence,
+            )
+        )
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -151,93 +126,8 @@ class CitationCheck:
         }
 
 
-class ContextIndex:
-    """Scores how well a few words describe each rule of one edition (for ``suspicious``)."""
-
-    def __init__(self, document: Document) -> None:
-        self.document = document
-        self.words: dict[str, list[str]] = {}
-        self.sets: dict[str, frozenset[str]] = {}
-        postings: dict[str, list[str]] = {}
-        for number, rule in document.rules.items():
-            own = _content_words(rule.text)
-            # A subrule is also about what its ancestors are about ("Trample", "State-Based
-            # Actions"), so their words count for it.
-            inherited: list[str] = []
-            parent = parse_rule_number(number).parent()
-            while parent is not None:
-                above = document.rules.get(str(parent))
-                if above is not None:
-                    inherited.extend(_content_words(above.text))
-                parent = parent.parent()
-            self.words[number] = own
-            self.sets[number] = frozenset(own) | frozenset(inherited)
-            for w in self.sets[number]:
-                postings.setdefault(w, []).append(number)
-        total = max(len(document.rules), 1)
-        self.postings = postings
-        self.idf = {w: math.log(total / len(ns)) for w, ns in postings.items()}
-
-    def score(self, words: list[str], number: str) -> float:
-        """How well ``words`` describe rule ``number``: 0 to 1.5 (1 for every word, +0.5 for
-        every adjacent pair found as a phrase in the rule's own text)."""
-        return self._score(words, number, self._mass(words))
-
-    def _mass(self, words: list[str]) -> float:
-        return sum(self.idf.get(w, 0.0) for w in set(words))
-
-    def _score(self, words: list[str], number: str, mass: float) -> float:
-        if mass <= 0:
-            return 0.0
-        have = self.sets.get(number, frozenset())
-        hit = sum(self.idf.get(w, 0.0) for w in set(words) if w in have)
-        score = hit / mass
-        pairs = list(itertools.pairwise(words))
-        if pairs:
-            own = self.words.get(number, [])
-            own_pairs = set(itertools.pairwise(own))
-            score += 0.5 * sum(p in own_pairs for p in pairs) / len(pairs)
-        return score
-
-    def best(self, words: list[str]) -> tuple[str, float] | None:
-        """The rule the words describe best, with its score, or ``None``."""
-        mass = self._mass(words)
-        if mass < _MIN_CONTEXT_IDF:
-            return None
-        candidates: set[str] = set()
-        for w in set(words):
-            candidates.update(self.postings.get(w, ()))
-        order = {n: i for i, n in enumerate(self.document.rules)}
-        scores = {n: self._score(words, n, mass) for n in candidates}
-        top = max(scores.values(), default=0.0)
-        tied = sorted((n for n, s in scores.items() if s >= top - 0.05), key=order.__getitem__)
-        # "also called the legend rule (see rule 704.5j)": a rule that points to another of the
-        # best matches is a mention, and the rule it points to is the one the words mean.
-        pointed = {
-            str(ref.ref.start)
-            for n in tied
-            for ref in find_references(self.document.rules[n].text)
-            if str(ref.ref.start) in tied and str(ref.ref.start) != n
-        }
-        pointing = {
-            n
-            for n in tied
-            if any(
-                str(r.ref.start) in pointed for r in find_references(self.document.rules[n].text)
-            )
-        }
-        preferred = [n for n in tied if n not in pointing] or tied
-        best = max(preferred, key=lambda n: (scores[n], -order[n]))
-        return best, scores[best]
-
-
 def _numbers(ref: RuleRef) -> list[RuleNumber]:
     return [ref.start] if ref.end is None else [ref.start, ref.end]
-
-
-def _is_related(a: str, b: str) -> bool:
-    pa, pb = parse_rule_number(a), parse_rule_number(b)
-    return pa.is_within(pb) or pb.is_within(pa)
 
 
 def check_citations(
@@ -247,7 +137,17 @@ def check_citations(
     matching: Matching | None = None
     context_index: ContextIndex | None = None
     if written_for is not None and written_for is not document:
+        from .diff import match_documents
+
         matching = match_documents(written_for, document)
+    nearest: dict[str, list[str]] = {}
+    # "See rules 403.3, 603.6a and 614.12": the numbers cited in one sentence.
+    together: dict[tuple[int, int], list[str]] = {}
+    for c in citations:
+        if c.ref.end is None:
+            together.setdefault((c.line, c.sentence), []).append(str(c.ref.start))
+    # The same words cited as the same rule get the same verdict: long texts repeat both.
+    verdicts: dict[tuple[str, ...], tuple[str, str | None, str]] = {}
     out: list[CitationCheck] = []
     for c in citations:
         numbers = [str(n) for n in _numbers(c.ref)]
@@ -256,7 +156,9 @@ def check_citations(
             continue
         absent = [n for n in numbers if n not in document.rules]
         if absent:
-            near = document.nearest(absent[0])
+            if absent[0] not in nearest:
+                nearest[absent[0]] = document.nearest(absent[0])
+            near = nearest[absent[0]]
             out.append(
                 CitationCheck(
                     c,
@@ -267,28 +169,32 @@ def check_citations(
                 )
             )
             continue
-        words = _content_words(c.context)
-        if not words or c.ref.end is not None:
+        if not (c.context or c.context_before) or c.ref.end is not None:
             out.append(CitationCheck(c, "ok"))
             continue
-        if context_index is None:
-            context_index = ContextIndex(document)
-        best = context_index.best(words)
-        cited = numbers[0]
-        if best is not None and not _is_related(best[0], cited):
-            mine = context_index.score(words, cited)
-            if best[1] >= _MIN_BEST and best[1] - mine >= _MARGIN:
-                out.append(
-                    CitationCheck(
-                        c,
-                        "suspicious",
-                        best[0],
-                        f"“{c.context}” fits {best[0]} better than {cited}",
-                    )
+        also = tuple(n for n in together.get((c.line, c.sentence), ()) if n != numbers[0])
+        key = (c.context, c.context_kind, c.context_before, numbers[0], *also)
+        if key not in verdicts:
+            if context_index is None:
+                context_index = ContextIndex(document)
+            found = context_index.judge(
+                c.context, numbers[0], kind=c.context_kind, also=also, fallback=c.context_before
+            )
+            if found is None:
+                verdicts[key] = ("ok", None, "")
+            else:
+                verdicts[key] = (
+                    "suspicious",
+                    found.suggest,
+                    f"“{_shorten(c.context)}” fits {found.suggest} better than {numbers[0]}",
                 )
-                continue
-        out.append(CitationCheck(c, "ok"))
+        status, suggest, note = verdicts[key]
+        out.append(CitationCheck(c, status, suggest, note))
     return out
+
+
+def _shorten(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def _check_written_for(

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .model import Document
     from .store import EditionStore
 
-__all__ = ["NotesError", "StoredFile", "store_file"]
+__all__ = ["NotesError", "StoredFile", "read_input", "store_file"]
 
 IndexBuilder = Callable[["Document", Path], None]
 """Builds the search index of a new edition inside its build folder (before it goes live)."""
@@ -54,6 +54,9 @@ class StoredFile:
     title: str | None = None
     """For a tournament document: its name (and, below, the title it prints)."""
     printed_title: str | None = None
+    encoding: str = ""
+    """For an edition: the encoding its file was read with, and the bytes it could not read."""
+    undecodable: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The ``judge index build --json`` record."""
@@ -83,42 +86,65 @@ class StoredFile:
             "edition": self.edition,
             "rules": self.rules,
             "glossary": self.glossary,
+            "encoding": self.encoding,
+            "undecodable": self.undecodable,
             "problems": len(self.problems),
             "problem_lines": self.problems,
             "dangling": self.dangling,
         }
 
 
-def _read(name: str) -> bytes:
+def read_input(name: str, role: str = "rules") -> bytes:
+    """The bytes of a file the user named (``-``: standard input), never more than the cap.
+
+    Raises :class:`~index.errors.FileReadError` or :class:`~index.decode.FileTooLargeError`
+    (with ``role`` set: what the file was meant to be, for the advice).
+    """
+    import sys
+
+    from .decode import FileTooLargeError, read_rules_file, read_rules_stream
+
     try:
-        return Path(name).read_bytes()
+        if name == "-":
+            return read_rules_stream(sys.stdin.buffer, "<stdin>")
+        return read_rules_file(name)
+    except FileTooLargeError as exc:
+        exc.role = role
+        raise
     except OSError as exc:
         missing = isinstance(exc, FileNotFoundError)
-        raise FileReadError(name, os_reason(exc), missing=missing, role="rules") from None
+        raise FileReadError(name, os_reason(exc), missing=missing, role=role) from None
 
 
 def store_file(
-    store: EditionStore, name: str, *, index_builder: IndexBuilder | None = None
+    store: EditionStore,
+    name: str,
+    *,
+    index_builder: IndexBuilder | None = None,
+    replace: bool = False,
 ) -> StoredFile:
     """Stores one file: ``.md`` as notes, a tournament document (PDF or text) by document and
     date, anything else as a CR edition.
 
-    Raises :class:`~index.errors.FileReadError`, :class:`~index.reader.CRReadError` or
+    Raises :class:`~index.errors.FileReadError`, :class:`~index.decode.FileTooLargeError`,
+    :class:`~index.reader.CRReadError`, :class:`~index.store.ReplaceRefusedError` (a file that
+    reads worse than the stored edition of its date, unless ``replace``) or
     :class:`~index.tournament.model.DocumentReadError` (with ``file`` set), :class:`NotesError`
     or :class:`~index.errors.StoreWriteError`.
     """
     from .reader import CRReadError
+    from .store import ReplaceRefusedError
     from .tournament.ingest import is_tournament_file
 
     path = Path(name)
-    data = _read(name)
+    data = read_input(name)
     if path.suffix.lower() in (".md", ".markdown"):
         return _store_notes(store, str(path), path, data)
     if is_tournament_file(data):
         return _store_document(store, name, data)
     try:
-        info = store.add_bytes(data, path.name, extra=index_builder)
-    except CRReadError as exc:
+        info = store.add_bytes(data, path.name, extra=index_builder, replace=replace)
+    except (CRReadError, ReplaceRefusedError) as exc:
         exc.file = name
         raise
     except OSError as exc:
@@ -131,6 +157,8 @@ def store_file(
         edition=info.edition,
         rules=info.rules,
         glossary=info.glossary,
+        encoding=info.encoding,
+        undecodable=info.undecodable,
         problems=[{"line": p.line, "text": p.text, "reason": p.reason} for p in doc.problems],
         dangling=[{"source": d.source, "text": d.text} for d in stored.xrefs.dangling],
     )

@@ -103,9 +103,14 @@ class Document:
     sections: list[Section] = field(default_factory=list)
     """Titled passages that are not rules (the bundled sample, Markdown notes)."""
     title: str = "Magic: The Gathering Comprehensive Rules"
+    encoding: str = ""
+    """The codec the file was read with (``utf-8-sig``, ``cp1252`` …); ``""`` when not known."""
+    undecodable: int = 0
+    """How many bytes of the file were not valid in that encoding (read as U+FFFD)."""
     all_numbers: list[str] | None = field(default=None, repr=False, compare=False)
     """Every number of the edition, when ``rules`` holds only part of it (a quick lookup)."""
     _children: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
+    _nearest: NumberIndex | None = field(default=None, repr=False, compare=False)
 
     def __iter__(self) -> Iterator[Rule]:
         return iter(self.rules.values())
@@ -172,33 +177,61 @@ class Document:
 
     def nearest(self, number: str, count: int = 3) -> list[str]:
         """The existing numbers closest to ``number`` (for "did you mean")."""
-        return nearest_numbers(self.all_numbers or list(self.rules), number, count)
+        numbers = self.all_numbers or list(self.rules)
+        # Built once per document: a text with thousands of missing citations asks thousands
+        # of times, and each answer would otherwise parse every number of the edition.
+        if self._nearest is None or self._nearest.size != len(numbers):
+            self._nearest = NumberIndex(numbers)
+        return self._nearest.nearest(number, count)
+
+
+class NumberIndex:
+    """The numbers of an edition, grouped under each of their ancestors, for :meth:`nearest`."""
+
+    def __init__(self, numbers: list[str]) -> None:
+        self.size = len(numbers)
+        self.numbers = list(numbers)
+        parsed = sorted(
+            ((parse_rule_number(n), n) for n in numbers), key=lambda pn: pn[0].sort_key()
+        )
+        self.parsed = parsed
+        self.within: dict[RuleNumber, list[int]] = {}
+        for i, (p, _) in enumerate(parsed):
+            node: RuleNumber | None = p
+            while node is not None:
+                self.within.setdefault(node, []).append(i)
+                node = node.parent()
+
+    def nearest(self, wanted: str, count: int = 3) -> list[str]:
+        """The ``count`` numbers closest to ``wanted`` in document order (see
+        :func:`nearest_numbers`)."""
+        try:
+            key = parse_rule_number(wanted)
+        except InvalidRuleReferenceError:
+            import difflib
+
+            return difflib.get_close_matches(wanted.strip().lower(), self.numbers, n=count)
+        # Prefer numbers that share the deepest known ancestor, then the closest in order.
+        ancestor: RuleNumber | None = key
+        family: list[tuple[RuleNumber, str]] = []
+        while ancestor is not None and not family:
+            family = [
+                self.parsed[i] for i in self.within.get(ancestor, ()) if self.parsed[i][0] != key
+            ]
+            ancestor = ancestor.parent()
+        if not family:
+            family = self.parsed
+        before = [n for p, n in family if p < key]
+        after = [n for p, n in family if key < p]
+        picked: list[str] = []
+        while (before or after) and len(picked) < count:
+            if before:
+                picked.append(before.pop())
+            if after and len(picked) < count:
+                picked.append(after.pop(0))
+        return sorted(picked, key=lambda n: parse_rule_number(n).sort_key())
 
 
 def nearest_numbers(numbers: list[str], wanted: str, count: int = 3) -> list[str]:
     """The ``count`` numbers from ``numbers`` closest to ``wanted`` in document order."""
-    try:
-        key = parse_rule_number(wanted)
-    except InvalidRuleReferenceError:
-        import difflib
-
-        return difflib.get_close_matches(wanted.strip().lower(), numbers, n=count)
-    parsed = [(parse_rule_number(n), n) for n in numbers]
-    # Prefer numbers that share the deepest known ancestor, then the closest in order.
-    ancestor: RuleNumber | None = key
-    family: list[tuple[RuleNumber, str]] = []
-    while ancestor is not None and not family:
-        family = [(p, n) for p, n in parsed if p != key and p.is_within(ancestor)]
-        ancestor = ancestor.parent()
-    if not family:
-        family = parsed
-    family.sort(key=lambda pn: pn[0].sort_key())
-    before = [n for p, n in family if p < key]
-    after = [n for p, n in family if key < p]
-    picked: list[str] = []
-    while (before or after) and len(picked) < count:
-        if before:
-            picked.append(before.pop())
-        if after and len(picked) < count:
-            picked.append(after.pop(0))
-    return sorted(picked, key=lambda n: parse_rule_number(n).sort_key())
+    return NumberIndex(numbers).nearest(wanted, count)

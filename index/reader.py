@@ -14,7 +14,14 @@ from glossary.entry import GlossaryEntry
 from glossary.parse import parse_glossary_lines
 
 from .dates import find_effective_date
-from .decode import DecodeError, decode_rules_bytes, split_lines
+from .decode import (
+    MAX_RULES_BYTES,
+    DecodeError,
+    FileTooLargeError,
+    decode_text,
+    read_rules_file,
+    split_lines,
+)
 from .model import Document, ParseProblem, Rule
 from .numbers import parse_rule_number
 
@@ -262,13 +269,22 @@ def read_cr_bytes(data: bytes, source: str = "") -> Document:
         raise CRReadError("the file is empty")
     if data.startswith(b"%PDF"):
         raise CRReadError("this is a PDF; Wizards also publish the rules as .txt — use that file")
+    if len(data) > MAX_RULES_BYTES:
+        raise CRReadError(str(FileTooLargeError(source, MAX_RULES_BYTES)))
     try:
-        text, _encoding = decode_rules_bytes(data)
+        decoded = decode_text(data)
     except DecodeError as exc:
         raise CRReadError(str(exc)) from None
-    return read_cr_text(text, source)
+    doc = read_cr_text(decoded.text, source)
+    doc.encoding = decoded.encoding
+    doc.undecodable = decoded.undecodable
+    return doc
 
 
 def read_cr_path(path: str | Path) -> Document:
     """Reads a CR file from disk. Raises :class:`CRReadError` (and ``OSError``)."""
-    return read_cr_bytes(Path(path).read_bytes(), str(path))
+    try:
+        data = read_rules_file(path)
+    except FileTooLargeError as exc:
+        raise CRReadError(str(exc)) from None
+    return read_cr_bytes(data, str(path))

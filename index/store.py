@@ -35,6 +35,7 @@ __all__ = [
     "EditionStore",
     "NoEditionError",
     "NoNotesError",
+    "ReplaceRefusedError",
     "StoreError",
     "StoredEdition",
     "StoredFamilies",
@@ -61,6 +62,28 @@ def _read_json(path: Path, edition: str) -> Any:
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise StoreError(edition, path, reason) from None
+
+
+class ReplaceRefusedError(ValueError):
+    """Raised when a file would replace a stored edition of the same date that it reads worse
+    than: more undecodable bytes, or a single-byte guess where the stored file was Unicode."""
+
+    file: str | None = None
+    """The file that was refused, when the caller knows it."""
+
+    def __init__(self, edition: str, stored: EditionInfo, encoding: str, undecodable: int) -> None:
+        from .decode import DecodedText
+
+        self.edition = edition
+        self.stored = stored
+        self.encoding = encoding
+        self.undecodable = undecodable
+        then = DecodedText("", stored.encoding or "utf-8", stored.undecodable).describe()
+        now = DecodedText("", encoding, undecodable).describe()
+        super().__init__(
+            f"the {edition} edition is stored already, read as {then}; this file reads as "
+            f"{now}, which is worse"
+        )
 
 
 class NoEditionError(LookupError):
@@ -108,6 +131,10 @@ class EditionInfo:
     glossary: int
     source: str
     sha256: str = ""
+    encoding: str = ""
+    """The codec the file was read with; ``""`` for editions stored before it was recorded."""
+    undecodable: int = 0
+    """How many bytes of the file were not valid in that encoding."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``judge editions --json`` record."""
@@ -117,7 +144,16 @@ class EditionInfo:
             "glossary": self.glossary,
             "source": self.source,
             "sha256": self.sha256,
+            "encoding": self.encoding or None,
+            "undecodable": self.undecodable,
         }
+
+    @property
+    def is_guess(self) -> bool:
+        """Checks if the file was read with a single-byte guess (Windows-1252, Mac Roman …)."""
+        from .decode import DecodedText
+
+        return DecodedText("", self.encoding or "utf-8").is_guess
 
 
 @dataclass
@@ -142,6 +178,8 @@ def document_to_data(doc: Document, source: str, sha256: str) -> dict[str, Any]:
         "title": doc.title,
         "source": source,
         "sha256": sha256,
+        "encoding": doc.encoding,
+        "undecodable": doc.undecodable,
         "introduction": doc.introduction,
         "contents": doc.contents,
         "credits": doc.credits,
@@ -167,6 +205,8 @@ def document_from_data(data: dict[str, Any]) -> Document:
         introduction=data.get("introduction", ""),
         contents=data.get("contents", ""),
         credits=data.get("credits", ""),
+        encoding=data.get("encoding", ""),
+        undecodable=data.get("undecodable", 0),
     )
     doc.rules = {n: Rule(n, text, examples, line) for n, text, examples, line in data["rules"]}
     doc.glossary = [GlossaryEntry(t, d, line, see) for t, d, line, see in data["glossary"]]
@@ -264,7 +304,13 @@ class EditionStore:
             if not isinstance(meta.get(key), kind):
                 raise StoreError(edition, path, f"{key!r} is missing or not a {kind.__name__}")
         return EditionInfo(
-            meta["edition"], meta["rules"], meta["glossary"], meta["source"], meta["sha256"]
+            meta["edition"],
+            meta["rules"],
+            meta["glossary"],
+            meta["source"],
+            meta["sha256"],
+            meta.get("encoding") or "",
+            meta.get("undecodable") or 0,
         )
 
     def editions(self) -> list[EditionInfo]:
@@ -288,7 +334,13 @@ class EditionStore:
         try:
             doc = document_from_data(data)
             info = EditionInfo(
-                edition, len(doc.rules), len(doc.glossary), data["source"], data["sha256"]
+                edition,
+                len(doc.rules),
+                len(doc.glossary),
+                data["source"],
+                data["sha256"],
+                doc.encoding,
+                doc.undecodable,
             )
             dangling = [DanglingReference(s, t) for s, t in data["dangling"]]
             xrefs = XRefs(data["cites"], data["cited_by"], dangling)
@@ -365,12 +417,14 @@ class EditionStore:
         source: str,
         *,
         extra: Callable[[Document, Path], None] | None = None,
+        replace: bool = False,
     ) -> EditionInfo:
         """Parses a CR file and stores it as an edition, atomically.
 
         ``extra`` is called with the document and the new build folder before it goes live (the
-        search index is built there). Raises :class:`~index.reader.CRReadError` for bad input;
-        nothing stored changes unless the whole build succeeds.
+        search index is built there). Raises :class:`~index.reader.CRReadError` for bad input,
+        and :class:`ReplaceRefusedError` (unless ``replace``) for a file that reads worse than
+        the stored edition of its date; nothing stored changes unless the whole build succeeds.
         """
         import hashlib
 
@@ -379,7 +433,7 @@ class EditionStore:
         doc = read_cr_bytes(data, source)
         assert doc.edition is not None
         sha = hashlib.sha256(data).hexdigest()
-        return self.add_document(doc, source, sha, extra=extra)
+        return self.add_document(doc, source, sha, extra=extra, replace=replace)
 
     def add_document(
         self,
@@ -388,20 +442,52 @@ class EditionStore:
         sha256: str,
         *,
         extra: Callable[[Document, Path], None] | None = None,
+        replace: bool = False,
     ) -> EditionInfo:
         """Stores a parsed document as an edition, atomically (see :meth:`add_bytes`)."""
         import time
 
         assert doc.edition is not None
+        if not replace:
+            self._check_replacement(doc, sha256)
         with Slot(self.editions_dir / doc.edition).new_build() as build:
             payload = document_to_data(doc, source, sha256)
-            info = EditionInfo(doc.edition, len(doc.rules), len(doc.glossary), source, sha256)
+            info = EditionInfo(
+                doc.edition,
+                len(doc.rules),
+                len(doc.glossary),
+                source,
+                sha256,
+                doc.encoding,
+                doc.undecodable,
+            )
             write_json(build / "edition.json", payload)
             _write_rule_files(build, payload)
             write_json(build / "meta.json", info.to_json() | {"built": time.time()})
             if extra is not None:
                 extra(doc, build)
         return info
+
+    def _check_replacement(self, doc: Document, sha256: str) -> None:
+        """Raises :class:`ReplaceRefusedError` if ``doc`` would replace a stored edition of its
+        date that was read better (see :class:`ReplaceRefusedError`)."""
+        assert doc.edition is not None
+        if not self.has(doc.edition):
+            return
+        try:
+            stored = self.info(doc.edition)
+        except (StoreError, KeyError, TypeError):
+            return  # a damaged edition: rebuilding it is the cure
+        if stored.sha256 == sha256 or not doc.encoding:
+            return
+        from .decode import DecodedText
+
+        new = DecodedText("", doc.encoding, doc.undecodable)
+        # An edition stored before encodings were recorded counts as clean UTF-8: a guess or
+        # a lossy reading should not replace it without being asked to.
+        worse = doc.undecodable > stored.undecodable or (new.is_guess and not stored.is_guess)
+        if worse:
+            raise ReplaceRefusedError(doc.edition, stored, doc.encoding, doc.undecodable)
 
     @property
     def notes_dir(self) -> Path:

@@ -44,15 +44,26 @@ def _line(result: Any) -> str:
         return f"Stored {result.title} {result.edition}: {sections}{extra}."
     return (
         f"Stored edition {result.edition}: {plural(result.rules, 'rule')}, "
-        f"{plural(result.glossary, 'glossary entry', 'glossary entries')}{extra}."
+        f"{plural(result.glossary, 'glossary entry', 'glossary entries')}{extra}"
+        f"{read_as(result.encoding, result.undecodable)}."
     )
 
 
-def build_files(files: list[str], *, as_json: bool) -> None:
+def read_as(encoding: str, undecodable: int) -> str:
+    """``", read as Windows-1252"`` when a file was not read as clean UTF-8, else ``""``."""
+    from index.decode import DecodedText, encoding_name
+
+    if not encoding or (encoding_name(encoding) == "UTF-8" and not undecodable):
+        return ""
+    return f", read as {DecodedText('', encoding, undecodable).describe()}"
+
+
+def build_files(files: list[str], *, as_json: bool, replace: bool = False) -> None:
     """Stores every file in turn and reports each; a file that fails is reported at the end.
 
     Later files are still tried after one fails: each file is stored whole or not at all, so
     what one file does never depends on another. The exit status is 1 if any file failed.
+    A file that reads worse than the stored edition of its date is refused unless ``replace``.
     """
     from index.ingest import store_file
 
@@ -64,7 +75,7 @@ def build_files(files: list[str], *, as_json: bool) -> None:
     failed: list[tuple[str, str]] = []
     for name in files:
         try:
-            result = store_file(store, name, index_builder=builder)
+            result = store_file(store, name, index_builder=builder, replace=replace)
         except Exception as exc:
             problem = describe(exc)
             if problem is None or len(files) == 1:

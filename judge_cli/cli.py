@@ -146,6 +146,7 @@ def editions(as_json: bool) -> None:
     from index.tournament.kinds import LABELS
     from index.tournament.store import DocumentStore
 
+    from .building import read_as
     from .errors import GET_RULES
 
     store = open_store()
@@ -162,9 +163,10 @@ def editions(as_json: bool) -> None:
     newest = infos[-1].edition if infos else None
     for info in infos:
         mark = "  (newest)" if info.edition == newest else ""
+        read = read_as(info.encoding, info.undecodable).removeprefix(", ")
         echo(
             f"{info.edition}  {info.rules:5d} rules  {info.glossary:4d} glossary entries  "
-            f"{info.source}{mark}"
+            f"{info.source}{mark}" + (f"  ({read})" if read else "")
         )
     for date in store.damaged():
         echo(
@@ -188,8 +190,13 @@ def index_group() -> None:
 # Plain strings, not click.Path: building a click.Path imports locale at start-up, and
 # the library reports unreadable paths itself.
 @click.argument("files", nargs=-1, required=True)
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Store a file even if it reads worse than the stored edition of its date.",
+)
 @json_option
-def index_build(files: tuple[str, ...], as_json: bool) -> None:
+def index_build(files: tuple[str, ...], replace: bool, as_json: bool) -> None:
     """Parse CR text files and store each as an edition named by its effective date.
 
     A Markdown file (.md) is stored as notes, searched alongside every edition. The MTR, IPG
@@ -199,7 +206,7 @@ def index_build(files: tuple[str, ...], as_json: bool) -> None:
     """
     from .building import build_files
 
-    build_files(list(files), as_json=as_json)
+    build_files(list(files), as_json=as_json, replace=replace)
 
 
 @cli.group("notes", cls=Group, invoke_without_command=True, context_settings=CONTEXT_SETTINGS)

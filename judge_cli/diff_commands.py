@@ -7,7 +7,7 @@ green on a terminal.
 
 from __future__ import annotations
 
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,6 +19,7 @@ from .common import (
     emit_json,
     json_option,
     open_store,
+    plural,
 )
 from .render import safe, stdout_is_terminal_colored, style
 
@@ -169,7 +170,7 @@ def history(ref: str, edition: str | None, as_json: bool) -> None:
 
 
 @click.command("cite-check", cls=Command, context_settings=CONTEXT_SETTINGS)
-@click.argument("file", type=click.File("r", encoding="utf-8", errors="replace"))
+@click.argument("file")
 @edition_option
 @click.option(
     "--written-for",
@@ -177,20 +178,27 @@ def history(ref: str, edition: str | None, as_json: bool) -> None:
     help="The edition the text was written against: report citations that moved or changed since.",
 )
 @json_option
-def cite_check(file: IO[str], edition: str | None, written_for: str | None, as_json: bool) -> None:
+def cite_check(file: str, edition: str | None, written_for: str | None, as_json: bool) -> None:
     """Check the rule citations in a text (FILE, or - for standard input) against an edition.
 
     Numbers missing from the edition are reported. With --written-for, a citation whose rule
     has since moved or changed is reported with its number now; without it, a citation whose
     nearby words ("704.5k (legend rule)") fit another rule far better is flagged as suspicious.
+    The file is read as `judge index build` reads rules files (UTF-8, UTF-16, Windows-1252 …).
     """
     from index.citecheck import check_citations, find_citations
+    from index.decode import DecodeError, decode_text
     from index.errors import FileReadError
+    from index.ingest import read_input
 
+    name = "<stdin>" if file == "-" else file
     try:
-        text = file.read()
-    except OSError as exc:
-        raise FileReadError(file.name, str(exc), role="text") from None
+        text = decode_text(read_input(file, role="text")).text
+    except FileReadError as exc:
+        raise click.BadParameter(f"{name}: {exc.reason}", param_hint="'FILE'") from None
+    except DecodeError as exc:
+        exc.file = name
+        raise
     document = _stored(edition)
     then = _stored(written_for) if written_for else None
     checks = check_citations(find_citations(text), document, then)
@@ -204,7 +212,7 @@ def cite_check(file: IO[str], edition: str | None, written_for: str | None, as_j
         )
         return
     if not checks:
-        echo(f"No rule citations found in {file.name}.")
+        echo(f"No rule citations found in {name}.")
         return
     color = stdout_is_terminal_colored()
     for check in checks:
@@ -212,9 +220,9 @@ def cite_check(file: IO[str], edition: str | None, written_for: str | None, as_j
         status = check.status
         if color and status != "ok":
             status = style(status, "deleted" if status == "missing" else "strong", color)
-        line = f"{safe(file.name)}:{c.line}:{c.column}: {safe(c.text)}: {status}"
+        line = f"{safe(name)}:{c.line}:{c.column}: {safe(c.text)}: {status}"
         if check.note:
             line += f": {safe(check.note)}"
         click.echo(line)
     bad = sum(c.status != "ok" for c in checks)
-    click.echo(f"{len(checks)} citations checked against {document.edition}; {bad} to look at.")
+    echo(f"{plural(len(checks), 'citation')} checked against {document.edition}; {bad} to look at.")

@@ -183,6 +183,25 @@ def _unreadable_document(exc: Any) -> str:
     )
 
 
+def _too_large(exc: Any) -> str:
+    if exc.role == "text":
+        return f"{exc.path}: {exc}. Check a smaller text."
+    return f"{exc.path}: {exc}. Nothing was stored. Is it the Comprehensive Rules .txt?"
+
+
+def _not_text(exc: Any) -> str:
+    head = f"{exc.file}: " if exc.file else ""
+    return f"{head}{exc}. cite-check reads text files (UTF-8, UTF-16, Windows-1252 …)."
+
+
+def _replace_refused(exc: Any) -> str:
+    head = f"{exc.file}: " if exc.file else ""
+    return (
+        f"{head}{exc}. Nothing was stored. If this is the file you want, run the command again"
+        " with --replace."
+    )
+
+
 def _unknown_card(exc: Any) -> str:
     names = ", ".join(exc.suggestions)
     if exc.ambiguous:
@@ -239,6 +258,7 @@ def _cards_unwritten(exc: Any) -> str:
 _TABLE: list[tuple[str, str, int, Explain]] = [
     ("index.store", "AmbiguousEditionError", 400, _then("; give the whole date.")),
     ("index.store", "StoreError", 500, _then(_STORE_DAMAGED)),
+    ("index.store", "ReplaceRefusedError", 409, _replace_refused),
     ("index.store", "NoEditionError", 404, _not_stored),
     ("index.store", "NoNotesError", 404, _then(". Run `judge notes` to list them.")),
     ("index.edition", "NotInSampleError", 404, _then(f". {GET_RULES}")),
@@ -251,6 +271,8 @@ _TABLE: list[tuple[str, str, int, Explain]] = [
     ("index.search.schema", "NoSearchIndexError", 500, _then(_REBUILD_INDEX)),
     ("index.errors", "FileReadError", 400, _file_read),
     ("index.errors", "StoreWriteError", 500, _store_write),
+    ("index.decode", "FileTooLargeError", 413, _too_large),
+    ("index.decode", "DecodeError", 400, _not_text),
     ("index.reader", "CRReadError", 400, _cr_read),
     ("index.ingest", "NotesError", 400, _notes),
     ("index.fetch", "FetchError", 502, _fetch),

@@ -100,7 +100,7 @@ def test_a_title_without_a_date_is_refused_with_its_line() -> None:
 
 
 def test_binary_text_is_refused() -> None:
-    with pytest.raises(DocumentReadError, match="NUL bytes"):
+    with pytest.raises(DocumentReadError, match="NUL byte"):
         read_document_bytes(b"MAGIC INFRACTION\x00\x00 PROCEDURE GUIDE", "x.txt")
 
 

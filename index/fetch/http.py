@@ -33,6 +33,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, NoReturn
 
+from ..decode import MAX_RULES_BYTES
 from .errors import (
     BadURLError,
     DownloadTimeoutError,
@@ -66,8 +67,9 @@ DEFAULT_TIMEOUT = 30.0
 """Seconds to wait for a connection or for the next bytes of an answer."""
 DEFAULT_TOTAL_TIMEOUT = 300.0
 """Seconds a whole transfer may take unless the caller says otherwise."""
-MAX_BYTES = 16 * 1024 * 1024
-"""The default cap of :func:`download` and :func:`get`, for small files (a CR is about 1 MiB)."""
+MAX_BYTES = MAX_RULES_BYTES
+"""The default cap of :func:`download` and :func:`get`: the cap of a rules file, which
+``judge index build`` applies too (a CR is about 1 MiB)."""
 
 _CHUNK = 64 * 1024
 
