@@ -66,6 +66,7 @@ LAZY_COMMANDS = {
     "cite-check": "judge_cli.diff_commands:cite_check",
     "diff": "judge_cli.diff_commands:diff",
     "history": "judge_cli.diff_commands:history",
+    "model": "judge_cli.model_command:model",
     "search": "judge_cli.search_command:search",
     "update": "judge_cli.update_command:update",
 }
