@@ -10,7 +10,7 @@ pool is then re-ranked by a weighted sum of its scores and the cosines.
 * :mod:`index.semantic.vectors`: an edition's vectors, stored in its build folder
   (:func:`build_vectors` beside ``build_search_index``; :func:`ensure_vectors` for an edition
   already stored);
-* :mod:`index.semantic.rerank`: :func:`rerank`.
+* :mod:`index.semantic.reranking`: :func:`rerank`.
 
 Importing this package imports none of the extra's packages: numpy, onnxruntime and
 tokenizers are imported inside the functions that use them, and :func:`is_available` says
@@ -23,7 +23,7 @@ import importlib.util
 
 from .model import Embedder, Encoder, ModelLoadError, SemanticUnavailableError
 from .models import InstalledModel, ModelCheckError, ModelFolderError, ModelStore, NoModelError
-from .rerank import ADD, DEPTH, WEIGHT, Hit, rerank
+from .reranking import ADD, DEPTH, WEIGHT, Hit, rerank
 from .vectors import (
     Passage,
     Vectors,

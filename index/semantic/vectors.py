@@ -174,10 +174,7 @@ def build_vectors(
     }
     if progress is not None:
         progress(len(items), len(items))
-    raw = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode()
-    head = _MAGIC + struct.pack("<Q", len(raw)) + raw
-    head += b"\0" * _pad(len(head))
-    write_bytes_atomic(folder / FILE, head + body)
+    write_bytes_atomic(folder / FILE, _head(header) + body)
     return header
 
 
@@ -236,27 +233,51 @@ def vectors_status(folder: Path, model: Encoder | str, doc: Document | None = No
     return "current"
 
 
+def _restamp(folder: Path) -> None:
+    """Rewrites the header of ``folder``'s vectors with today's phrasings and source digests."""
+    path = folder / FILE
+    data = path.read_bytes()
+    header, body = _split(path, data)
+    header["phrasings"] = _phrasings_digest() if header.get("phrasings") is not None else None
+    header["source"] = _source_sha(folder)
+    write_bytes_atomic(path, _head(header) + data[body:])
+
+
+def _head(header: dict[str, Any]) -> bytes:
+    raw = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode()
+    head = _MAGIC + struct.pack("<Q", len(raw)) + raw
+    return head + b"\0" * _pad(len(head))
+
+
 def ensure_vectors(
     folder: Path,
     model: Encoder,
     document: Document | Callable[[], Document],
     *,
     progress: Callable[[int, int], None] | None = None,
+    dtype: str = "int8",
 ) -> bool:
     """(Re)builds ``folder``'s vectors if they are missing or stale; returns whether it did.
 
     ``document`` may be a function that loads the edition: it is called only when the cheap
-    checks (:func:`vectors_status` without a document) do not settle it.
+    checks (:func:`vectors_status` without a document) do not settle it. Vectors stored as
+    another ``dtype`` are rebuilt too.
     """
+    header = read_header(folder)
     status = vectors_status(folder, model)
+    if header is not None and header.get("dtype") != dtype:
+        status = "dtype"
     if status == "current" and not callable(document):
         status = vectors_status(folder, model, document)
     if status == "current":
         return False
     doc = document() if callable(document) else document
     if status in ("phrasings", "edition") and vectors_status(folder, model, doc) == "current":
-        return False  # the phrasing files changed but none of this edition's passages did
-    build_vectors(doc, folder, model, progress=progress)
+        # The phrasing files (or the source's bytes) changed, but none of this edition's
+        # passages did: the vectors stand; only their header is brought up to date.
+        _restamp(folder)
+        return False
+    build_vectors(doc, folder, model, progress=progress, dtype=dtype)
     return True
 
 
