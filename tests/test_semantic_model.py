@@ -252,3 +252,28 @@ def test_the_issue_s_0_0_artifact_land_question(
     alone, reranked = _ranked(folder, doc, model, question)
     assert "704.5f" not in alone
     assert "704.5f" in reranked
+
+
+def test_the_prepared_copy_embeds_as_the_published_model(model_home: Path) -> None:
+    from index.semantic.model import MODEL_FILE, PREPARED_FILE
+
+    installed = ModelStore(model_home).get()
+    assert (installed.path / PREPARED_FILE).is_file()
+    texts = ["Can I respond to a land drop?", "704.5j legend rule", "Phasing"]
+    published = Embedder.from_folder(installed.path, model_file=MODEL_FILE).embed(texts)
+    for prepack in (False, True):
+        prepared = installed.load(prepack=prepack).embed(texts)
+        assert np.einsum("ij,ij->i", published, prepared) == pytest.approx([1.0] * 3, abs=1e-5)
+
+
+def test_a_damaged_prepared_copy_falls_back_to_the_published_model(
+    model_home: Path, tmp_path: Path
+) -> None:
+    from index.semantic.model import PREPARED_FILE
+
+    installed = ModelStore(model_home).get()
+    copy = tmp_path / "copy"
+    shutil.copytree(installed.path, copy, symlinks=True)
+    (copy / PREPARED_FILE).write_bytes(b"damaged")
+    expected = installed.load().embed(["a test"])
+    assert Embedder.from_folder(copy).embed(["a test"]) @ expected.T == pytest.approx(1.0, abs=1e-5)

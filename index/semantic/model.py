@@ -27,11 +27,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MODEL_FILE",
+    "PREPARED_FILE",
     "REQUIRED_FILES",
     "Embedder",
     "Encoder",
     "ModelLoadError",
     "SemanticUnavailableError",
+    "prepare_model",
     "require_runtime",
 ]
 
@@ -106,6 +108,72 @@ def pooling_is_mean(folder: Path) -> bool:
     )
 
 
+PREPARED_FILE = "onnx/model.prepared.onnx"
+"""``onnx/model.onnx`` optimised by onnxruntime, its weights in ``model.prepared.data`` beside it.
+
+Measured on one busy machine, side by side: a session from the published file loads in 1,160 ms
+(the graph optimised, 90 MB of weights repacked for the matrix products) and runs a question
+in 35 ms; from the prepared copy with repacking, 160 ms and 33 ms; without repacking, 28 ms
+and 71 ms. A one-shot command embeds one question, so it skips the repacking (``prepack``);
+a process that embeds many texts (a server, a build) repacks."""
+_PREPARED_DATA = "model.prepared.data"
+
+
+def _options(threads: int) -> Any:
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    # One thread by default: a question takes a few milliseconds either way, and a judge's
+    # machine may be busy with other things.
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    return options
+
+
+def _session(folder: Path, model_file: str, threads: int, *, prepared: bool, prepack: bool) -> Any:
+    import onnxruntime
+
+    options = _options(threads)
+    if prepared:
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
+        if not prepack:
+            options.add_session_config_entry("session.disable_prepacking", "1")
+    try:
+        return onnxruntime.InferenceSession(
+            str(folder / model_file), options, providers=["CPUExecutionProvider"]
+        )
+    except Exception as exc:  # onnxruntime raises several unrelated types for bad files
+        raise ModelLoadError(folder, model_file, f"cannot be loaded ({exc})") from None
+
+
+def prepare_model(folder: Path) -> list[str]:
+    """Writes :data:`PREPARED_FILE` (and its weights) beside ``onnx/model.onnx``.
+
+    The graph is optimised as onnxruntime does on every load (``ORT_ENABLE_EXTENDED``: fused
+    attention, layer norm and GELU; no hardware-specific layout), once, on the machine that
+    will run it. Returns the files written (relative paths). Raises :class:`ModelLoadError`.
+    """
+    import onnxruntime
+
+    options = _options(1)
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    options.optimized_model_filepath = str(folder / PREPARED_FILE)
+    options.add_session_config_entry(
+        "session.optimized_model_external_initializers_file_name", _PREPARED_DATA
+    )
+    options.add_session_config_entry(
+        "session.optimized_model_external_initializers_min_size_in_bytes", "1024"
+    )
+    try:
+        onnxruntime.InferenceSession(
+            str(folder / MODEL_FILE), options, providers=["CPUExecutionProvider"]
+        )
+    except Exception as exc:  # see _session
+        raise ModelLoadError(folder, MODEL_FILE, f"cannot be loaded ({exc})") from None
+    return [PREPARED_FILE, f"onnx/{_PREPARED_DATA}"]
+
+
 class Embedder:
     """A loaded model: ``embed(texts)`` gives one unit-length row per text."""
 
@@ -131,19 +199,27 @@ class Embedder:
 
     @classmethod
     def from_folder(
-        cls, folder: Path, *, digest: str = "", model_file: str = MODEL_FILE, threads: int = 1
+        cls,
+        folder: Path,
+        *,
+        digest: str = "",
+        model_file: str | None = None,
+        threads: int = 1,
+        prepack: bool = False,
     ) -> Embedder:
         """Loads ``folder``'s tokenizer and ONNX model.
 
         ``digest`` (the model store's hash of the files) names the model in stored vectors.
-        Raises :class:`SemanticUnavailableError` without the extra and :class:`ModelLoadError`
-        for a file that is missing or cannot be loaded.
+        The prepared copy (:data:`PREPARED_FILE`, see :func:`prepare_model`) is loaded when
+        there is one and ``model_file`` names none, else ``onnx/model.onnx``; ``prepack``
+        (for a process that will embed many texts) loads it more slowly to run it faster. Raises
+        :class:`SemanticUnavailableError` without the extra and :class:`ModelLoadError` for a
+        file that is missing or cannot be loaded.
         """
         require_runtime()
-        import onnxruntime
         from tokenizers import Tokenizer
 
-        for name in ("tokenizer.json", model_file):
+        for name in ("tokenizer.json", model_file or MODEL_FILE):
             if not (folder / name).is_file():
                 raise ModelLoadError(folder, name, "missing")
         if not pooling_is_mean(folder):
@@ -160,22 +236,22 @@ class Embedder:
         # sentence-transformers cuts at max_seq_length and pads a batch to its longest text.
         tokenizer.enable_truncation(max_tokens)
         tokenizer.no_padding()
-        options = onnxruntime.SessionOptions()
-        # One thread by default: a question takes a few milliseconds either way, and a judge's
-        # machine may be busy with other things.
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        try:
-            session = onnxruntime.InferenceSession(
-                str(folder / model_file), options, providers=["CPUExecutionProvider"]
-            )
-        except Exception as exc:  # onnxruntime raises several unrelated types for bad files
-            raise ModelLoadError(folder, model_file, f"cannot be loaded ({exc})") from None
+        session = None
+        if model_file is None and (folder / PREPARED_FILE).is_file():
+            try:
+                session = _session(folder, PREPARED_FILE, threads, prepared=True, prepack=prepack)
+            except ModelLoadError:
+                session = None  # another onnxruntime may not read it: the original will do
+        if session is None:
+            model_file = model_file or MODEL_FILE
+            prepared = model_file == PREPARED_FILE
+            session = _session(folder, model_file, threads, prepared=prepared, prepack=prepack)
         names = {i.name for i in session.get_inputs()}
         if not {"input_ids", "attention_mask"} <= names:
             raise ModelLoadError(
-                folder, model_file, f"expected inputs input_ids and attention_mask, not {names}"
+                folder,
+                model_file or PREPARED_FILE,
+                f"expected inputs input_ids and attention_mask, not {names}",
             )
         shape = session.get_outputs()[0].shape
         dimension = shape[-1] if shape and isinstance(shape[-1], int) else 0

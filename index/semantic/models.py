@@ -107,11 +107,11 @@ class InstalledModel:
     """Relative path → sha256 of every file copied."""
     active: bool = False
 
-    def load(self, *, threads: int = 1) -> Embedder:
+    def load(self, *, threads: int = 1, prepack: bool = False) -> Embedder:
         """The loaded model (imports onnxruntime; see :meth:`Embedder.from_folder`)."""
         from .model import Embedder
 
-        return Embedder.from_folder(self.path, digest=self.digest, threads=threads)
+        return Embedder.from_folder(self.path, digest=self.digest, threads=threads, prepack=prepack)
 
     def to_json(self) -> dict[str, Any]:
         """The ``judge model --json`` record."""
@@ -280,7 +280,7 @@ class ModelStore:
                         folder, rel, f"sha256 is {hashes[rel]}, expected {want.lower()}"
                     )
             digest = model_digest(hashes)
-            dimension = self._check(folder, build, digest)
+            dimension, vector = self._check(folder, build, digest)
             meta = {
                 "name": name,
                 "digest": digest,
@@ -288,20 +288,21 @@ class ModelStore:
                 "source": source if source is not None else str(folder),
                 "imported": time.time(),
                 "files": hashes,
+                "prepared": self._prepare(build, digest, vector),
             }
             write_json(build / _META, meta)
         write_text_atomic(self.models_dir / _ACTIVE, name + "\n")
-        return self.get(name)
+        return dataclasses.replace(self.get(name), active=True)
 
     @staticmethod
-    def _check(folder: Path, build: Path, digest: str) -> int:
-        """Loads the copied model and embeds :data:`TEST_SENTENCE`; returns the dimension."""
+    def _check(folder: Path, build: Path, digest: str) -> tuple[int, Any]:
+        """Loads the copied model and embeds :data:`TEST_SENTENCE`: (dimension, its vector)."""
         import math
 
         from .model import Embedder
 
         try:
-            embedder = Embedder.from_folder(build, digest=digest)
+            embedder = Embedder.from_folder(build, digest=digest, model_file=MODEL_FILE)
             vector = embedder.embed([TEST_SENTENCE])
         except ModelLoadError as exc:
             # Named by the source folder: the build folder is about to be removed.
@@ -321,4 +322,27 @@ class ModelStore:
         norm = math.sqrt(float((vector * vector).sum()))
         if not math.isfinite(norm) or abs(norm - 1.0) > 1e-3:
             raise ModelCheckError(folder, MODEL_FILE, "a test sentence embeds to a broken vector")
-        return dimension
+        return dimension, vector[0]
+
+    @staticmethod
+    def _prepare(build: Path, digest: str, vector: Any) -> bool:
+        """Writes the quick-loading copy of the model (see ``prepare_model``) if it agrees.
+
+        It must embed the test sentence as the published file does (cosine ≥ 0.99999);
+        otherwise, or if onnxruntime cannot write it, it is left out and the published file
+        is loaded instead, more slowly.
+        """
+        from .model import PREPARED_FILE, Embedder, prepare_model
+
+        written: list[str] = []
+        try:
+            written = prepare_model(build)
+            prepared = Embedder.from_folder(build, digest=digest, model_file=PREPARED_FILE)
+            again = prepared.embed([TEST_SENTENCE])[0]
+            if float(again @ vector) >= 0.99999:
+                return True
+        except ModelLoadError:
+            pass
+        for rel in written:
+            (build / rel).unlink(missing_ok=True)
+        return False
