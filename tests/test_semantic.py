@@ -128,6 +128,19 @@ def test_stored_vectors_give_the_model_s_cosines(
     assert vectors.header["dtype"] == dtype and vectors.header["edition"] == "2030-03-01"
 
 
+def test_build_tells_its_progress(
+    tmp_path: Path, mini_doc: Document, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import index.semantic.vectors as vec
+
+    monkeypatch.setattr(vec, "_CHUNK", 4)
+    told: list[tuple[int, int]] = []
+    build_vectors(mini_doc, tmp_path, FakeEncoder(), progress=lambda d, n: told.append((d, n)))
+    total = len(passages(mini_doc))
+    assert told[-1] == (total, total) and len(told) == -(-total // 4)
+    assert load_vectors(tmp_path).header["rows"] == total
+
+
 def test_int8_vectors_are_a_quarter_of_float32(tmp_path: Path, mini_doc: Document) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()

@@ -141,7 +141,7 @@ def build_vectors(
         if not ids or ids[-1] != p.id:
             ids.append(p.id)
         owner.append(len(ids) - 1)
-    matrix = model.embed([p.text for p in items]) if items else None
+    matrix = _embed_all(model, [p.text for p in items], progress) if items else None
     dimension = int(matrix.shape[1]) if matrix is not None else int(model.dimension)
     if matrix is None:
         matrix = np.zeros((0, dimension), dtype=np.float32)
@@ -172,10 +172,26 @@ def build_vectors(
         "offsets": offsets,
         "ids": ids,
     }
-    if progress is not None:
-        progress(len(items), len(items))
     write_bytes_atomic(folder / FILE, _head(header) + body)
     return header
+
+
+_CHUNK = 512
+
+
+def _embed_all(
+    model: Encoder, texts: list[str], progress: Callable[[int, int], None] | None
+) -> npt.NDArray[np.float32]:
+    """``model.embed(texts)``, in chunks when ``progress`` is to be told how far it is."""
+    import numpy as np
+
+    if progress is None:
+        return model.embed(texts)
+    parts = []
+    for start in range(0, len(texts), _CHUNK):
+        parts.append(model.embed(texts[start : start + _CHUNK]))
+        progress(min(start + _CHUNK, len(texts)), len(texts))
+    return np.concatenate(parts)
 
 
 def _split(path: Path, data: bytes) -> tuple[dict[str, Any], int]:
