@@ -1,21 +1,28 @@
-"""Relevance of ``judge search`` on players' questions, beside a plain BM25 baseline.
+"""Relevance of ``judge search`` on real questions and on our own, beside a plain BM25 baseline.
 
 Usage::
 
-    python benchmarks/relevance.py                 # newest corpus edition, every half
-    python benchmarks/relevance.py --misses        # also list the questions not answered in top 5
+    python benchmarks/relevance.py                 # real questions + our halves, every engine
+    python benchmarks/relevance.py --misses        # also list and classify the real misses
+    python benchmarks/relevance.py --no-semantic   # lexical engines only (no model needed)
+    python benchmarks/relevance.py --sweep         # the re-rank's weight/depth/add on a grid
     python benchmarks/relevance.py --show-answers  # print each answer's text (for verification)
     python benchmarks/relevance.py --halves ABCD   # only these halves (tune without seeing E)
     python benchmarks/relevance.py --pool pool.tsv # hits to judge blind (see judgments.tsv)
 
-The questions are ``benchmarks/questions.tsv`` (see its header for where they come from). Both
-engines index the same documents (``index.search.schema.documents``: rules, examples,
-glossary) and both fold an example hit into its rule. The baseline is sqlite FTS5 (stdlib) with
-its built-in ``bm25()`` ranking, the porter tokenizer and the question's words OR-ed together.
-``benchmarks/judgments.tsv`` (blind pooled judgments, see ``--pool``) adds a second answer key.
+Two question sets. The real ones (``../shared/questions/real-questions.jsonl``: players' and
+judges' questions asked in public, skipped with a note when absent) are scored in the
+2025-02-07 edition their answer keys are written in, as their README says (success@1/5/10,
+MRR@10, a parent rule counting for its lettered subrule; ``_real_questions.py``), overall and
+per topic. Ours (``benchmarks/questions.tsv``, written by hand, see its header; plus the blind
+pooled judgments of ``judgments.tsv``) are scored in the newest corpus edition (recall@k: an
+answer or a rule below one in the top k; MRR: 1/rank of the first, 0 past 10), per half.
 
-Scores: recall@k is the share of questions with an answer in the top k; MRR is the mean of
-1/rank of the first answer (0 when none is in the top 10).
+Engines (``_engines.py``): ``bm25`` (sqlite FTS5, porter, the question's words OR-ed, over the
+same documents; examples folded into their rule); ``judge`` (``judge search``); ``judge-phr``
+(the phrasing files removed); ``+sem`` (the semantic re-rank, ``index.semantic.rerank``, of that
+engine's pool, with ``--model``, default ``../shared/models/all-MiniLM-L6-v2``; skipped with a
+note when the model or the extra is absent); ``dense`` (the model's nearest documents alone).
 """
 
 from __future__ import annotations
@@ -23,8 +30,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import random
-import re
-import sqlite3
 import sys
 import tempfile
 from collections.abc import Callable
@@ -34,15 +39,26 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _engines import DEPTH, Bm25Baseline, load_model  # noqa: E402
+from _real_questions import (  # noqa: E402
+    REAL_EDITION,
+    REAL_FILE,
+    RealQuestion,
+    read_miss_kinds,
+    read_real_questions,
+    real_rank,
+)
+
 from index.model import Document  # noqa: E402
 from index.reader import read_cr_path  # noqa: E402
-from index.search import build_search_index, open_search_index, search  # noqa: E402
-from index.search.schema import documents  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
+MODEL = ROOT.parent / "shared" / "models" / "all-MiniLM-L6-v2"
+CACHE = ROOT / "benchmarks" / ".cache"
 QUESTIONS = Path(__file__).with_name("questions.tsv")
 JUDGMENTS = Path(__file__).with_name("judgments.tsv")
-DEPTH = 10
 
 
 @dataclass(frozen=True)
@@ -107,53 +123,9 @@ def rank_of(ids: list[str], answers: tuple[str, ...]) -> int | None:
     return None
 
 
-class Bm25Baseline:
-    """sqlite FTS5 over the same documents, ranked by its bm25()."""
-
-    def __init__(self, doc: Document) -> None:
-        self.db = sqlite3.connect(":memory:")
-        self.db.execute(
-            "CREATE VIRTUAL TABLE docs USING fts5(id UNINDEXED, kind UNINDEXED, "
-            "number UNINDEXED, text, tokenize='porter unicode61')"
-        )
-        rows = []
-        for d in documents(doc):
-            if d["kind"] == "asked":
-                continue  # judge's own players' phrasings are not the rules' text
-            # The text as published (without the roots judge indexes beside negated words).
-            body = d.get("_stored_body", d.get("body", ""))
-            text = " ".join(str(x) for x in (d.get("term", ""), d.get("title", ""), body))
-            rows.append((d["id"], d["kind"], d.get("number", ""), text))
-        self.db.executemany("INSERT INTO docs VALUES (?, ?, ?, ?)", rows)
-
-    def search(self, query: str, limit: int = DEPTH) -> list[str]:
-        words = re.findall(r"\w+", query.lower())
-        if not words:
-            return []
-        match = " OR ".join(f'"{w}"' for w in words)
-        out: list[str] = []
-        for rid, kind, number in self.db.execute(
-            "SELECT id, kind, number FROM docs WHERE docs MATCH ? ORDER BY bm25(docs) LIMIT ?",
-            (match, limit * 4),
-        ):
-            key = number if kind == "example" else rid
-            if key not in out:
-                out.append(key)
-            if len(out) >= limit:
-                break
-        return out
-
-
 def score(questions: list[Question], engine: Callable[[str], list[str]]) -> dict[str, float]:
-    ranks = [rank_of(engine(q.text), q.answers) for q in questions]
-    n = len(ranks) or 1
-    return {
-        "n": float(len(ranks)),
-        "r@1": sum(1 for r in ranks if r is not None and r <= 1) / n,
-        "r@5": sum(1 for r in ranks if r is not None and r <= 5) / n,
-        "r@10": sum(1 for r in ranks if r is not None and r <= 10) / n,
-        "mrr": sum(1 / r for r in ranks if r is not None) / n,
-    }
+    """recall at 1, 5 and 10 and MRR of ``engine`` on our questions."""
+    return metrics([rank_of(engine(q.text), q.answers) for q in questions])
 
 
 def write_pool(
@@ -190,23 +162,266 @@ def newest_corpus_file() -> Path:
     return files[-1]
 
 
+Engine = Callable[[str], list[str]]
+
+
+def metrics(ranks: list[int | None]) -> dict[str, float]:
+    """success (recall) at 1, 5 and 10 and MRR@10 of a list of first-answer ranks."""
+    n = len(ranks) or 1
+    return {
+        "n": float(len(ranks)),
+        "r@1": sum(1 for r in ranks if r is not None and r <= 1) / n,
+        "r@5": sum(1 for r in ranks if r is not None and r <= 5) / n,
+        "r@10": sum(1 for r in ranks if r is not None and r <= 10) / n,
+        "mrr": sum(1 / r for r in ranks if r is not None) / n,
+    }
+
+
+def score_real(questions: list[RealQuestion], engine: Engine) -> dict[str, float]:
+    return metrics([real_rank(engine(q.text), q.expected) for q in questions])
+
+
+def _line(label: str, s: dict[str, float]) -> str:
+    return (
+        f"{label:<24}{int(s['n']):>4}{s['r@1']:>8.3f}{s['r@5']:>8.3f}{s['r@10']:>8.3f}"
+        f"{s['mrr']:>8.3f}"
+    )
+
+
+_HEAD = f"{'engine':<24}{'n':>4}{'@1':>8}{'@5':>8}{'@10':>8}{'MRR':>8}"
+
+
+class Setup:
+    """The engines of one edition: lexical with and without phrasings, and their re-ranks."""
+
+    def __init__(self, doc: Document, folder: Path, args: argparse.Namespace) -> None:
+        from _engines import Lexical
+
+        self.doc = doc
+        self.args = args
+        self.engines: dict[str, Engine] = {"bm25": Bm25Baseline(doc).search}
+        self.lexical = {True: Lexical(doc, folder / "phrasings", phrasings=True)}
+        self.engines["judge"] = self.lexical[True]
+        if not args.only_judge:
+            self.lexical[False] = Lexical(doc, folder / "bare", phrasings=False)
+            self.engines["judge-phr"] = self.lexical[False]
+        self.vectors: dict[bool, object] = {}
+        self.model: object = None
+
+    def add_semantic(self, model: object, encoder: object) -> None:
+        from _engines import Dense, RememberingVectors, Reranked, edition_vectors
+
+        self.model = model
+        for phrasings, lexical in self.lexical.items():
+            vectors = RememberingVectors(
+                edition_vectors(
+                    self.doc, self.args.cache, encoder, phrasings=phrasings, dtype=self.args.dtype
+                )
+            )
+            self.vectors[phrasings] = vectors
+            name = "judge+sem" if phrasings else "judge-phr+sem"
+            self.engines[name] = Reranked(
+                lexical,
+                vectors,
+                model,
+                weight=self.args.weight,
+                depth=self.args.depth,
+                add=self.args.add,
+            )
+        self.engines["dense"] = Dense(self.vectors[True], model)
+
+    def reranked(self, weight: float, depth: int, add: int) -> Engine:
+        from _engines import Reranked
+
+        return Reranked(
+            self.lexical[True], self.vectors[True], self.model, weight=weight, depth=depth, add=add
+        )
+
+    def close(self) -> None:
+        for lexical in self.lexical.values():
+            lexical.close()
+
+
+def run_real(args: argparse.Namespace, loaded: tuple[object, object] | None, tmp: Path) -> None:
+    questions = read_real_questions(args.real)
+    if not questions:
+        print(f"real questions skipped: {args.real} is absent (see its README)\n")
+        return
+    path = CORPUS / f"cr-{REAL_EDITION}.txt"
+    doc = read_cr_path(path)
+    setup = Setup(doc, tmp / "real", args)
+    if loaded is not None:
+        setup.add_semantic(*loaded)
+    print(f"real questions: {len(questions)}, edition {doc.edition} ({path.name}), depth {DEPTH}")
+    print(_HEAD)
+    for name, engine in setup.engines.items():
+        print(_line(name, score_real(questions, engine)))
+    topics = sorted({q.topic for q in questions})
+    names = list(setup.engines)
+    print("\nper topic, success@5 / MRR:")
+    print(f"{'topic':<24}{'n':>4}" + "".join(f"{n:>16}" for n in names))
+    for topic in topics:
+        subset = [q for q in questions if q.topic == topic]
+        cells = []
+        for name in names:
+            s = score_real(subset, setup.engines[name])
+            cells.append(f"{s['r@5']:.2f} / {s['mrr']:.2f}")
+        print(f"{topic:<24}{len(subset):>4}" + "".join(f"{c:>16}" for c in cells))
+    if args.misses:
+        print_real_misses(questions, setup)
+    if args.sweep and loaded is not None:
+        sweep(setup, questions, args)
+    if args.times:
+        print_times(setup)
+    setup.close()
+    print()
+
+
+def print_real_misses(questions: list[RealQuestion], setup: Setup) -> None:
+    """The real questions judge misses in its top 5: our kind of miss, the re-rank's rank."""
+    kinds = read_miss_kinds()
+    judge = setup.engines["judge"]
+    sem = setup.engines.get("judge+sem")
+    counts: dict[str, list[int]] = {}
+    print("\nreal misses of judge (not in the top 5): rank, re-ranked rank, kind, id, want, got")
+    for q in questions:
+        ids = judge(q.text)
+        rank = real_rank(ids, q.expected)
+        if rank is not None and rank <= 5:
+            continue
+        after = real_rank(sem(q.text), q.expected) if sem is not None else None
+        kind, note = kinds.get(q.id, ("unclassified", ""))
+        row = counts.setdefault(kind, [0, 0])
+        row[0] += 1
+        row[1] += int(after is not None and after <= 5)
+        print(
+            f"  {q.id} judge={rank} +sem={after} [{kind}] want {'; '.join(q.expected)} "
+            f"got {', '.join(ids[:5])}" + (f"  -- {note}" if note else "")
+        )
+    print(f"\n{'kind of miss':<34}{'misses':>7}{'fixed by +sem (top 5)':>24}")
+    for kind, (n, fixed) in sorted(counts.items(), key=lambda kv: -kv[1][0]):
+        print(f"{kind:<34}{n:>7}{fixed:>24}")
+
+
+def sweep(setup: Setup, questions: list[RealQuestion], args: argparse.Namespace) -> None:
+    """The re-rank's settings on a grid, on the real questions and on our halves (if loaded)."""
+    own: list[tuple[str, list[Question], Setup]] = args.own_for_sweep
+    print("\nsweep: weight depth add | real s@5 MRR | " + " | ".join(n for n, _, _ in own))
+    for weight in (0.5, 0.6, 0.7, 0.8, 0.9):
+        for depth in (20, 30, 50):
+            for add in (0, 5, 10):
+                s = score_real(questions, setup.reranked(weight, depth, add))
+                cells = [f"{s['r@5']:.3f} {s['mrr']:.3f}"]
+                for _name, qs, other in own:
+                    o = score(qs, other.reranked(weight, depth, add))
+                    cells.append(f"{o['r@5']:.3f} {o['mrr']:.3f}")
+                print(f"  {weight:.1f} {depth:>3} {add:>3} | " + " | ".join(cells))
+
+
+def print_times(setup: Setup) -> None:
+    import statistics
+
+    for name, engine in setup.engines.items():
+        seconds = getattr(engine, "seconds", None)
+        if seconds:
+            ms = sorted(x * 1000 for x in seconds)
+            p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+            print(f"  {name}: median {statistics.median(ms):.1f} ms, p95 {p95:.1f} ms")
+
+
+def run_own(
+    args: argparse.Namespace, loaded: tuple[object, object] | None, tmp: Path
+) -> tuple[list[Question], Setup, Document]:
+    path = args.file or newest_corpus_file()
+    doc = read_cr_path(path)
+    questions = read_questions()
+    if args.halves:
+        questions = [q for q in questions if q.half in args.halves]
+    setup = Setup(doc, tmp / "own", args)
+    if loaded is not None:
+        setup.add_semantic(*loaded)
+    return questions, setup, doc
+
+
+def print_own(questions: list[Question], setup: Setup, doc: Document, path_name: str) -> None:
+    print(f"our questions: {len(questions)}, edition {doc.edition} ({path_name}), depth {DEPTH}")
+    judgments = read_judgments()
+    keys = [("written", questions)]
+    if judgments:
+        keys.append(("pooled", pooled(questions, judgments)))
+    names = list(setup.engines)
+    for key, qs in keys:
+        print(f"answers as {key}, recall@5 / MRR:")
+        print(f"{'set':<8}{'n':>4}" + "".join(f"{n:>16}" for n in names))
+        halves = sorted({q.half for q in qs})
+        seen = "".join(h for h in halves if h != "Q")
+        for name in [*halves, seen, "all"]:
+            subset = [q for q in qs if name == "all" or (len(name) > 1 and q.half in name)]
+            if len(name) == 1:
+                subset = [q for q in qs if q.half == name]
+            label = f"{seen[0]}-{seen[-1]}" if name == seen and len(seen) > 1 else name
+            cells = []
+            for engine in names:
+                s = score(subset, setup.engines[engine])
+                cells.append(f"{s['r@5']:.3f} / {s['mrr']:.3f}")
+            print(f"{label:<8}{len(subset):>4}" + "".join(f"{c:>16}" for c in cells))
+    print()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--file", type=Path, default=None, help="CR file (default: newest)")
-    parser.add_argument("--misses", action="store_true", help="list questions missed in top 5")
+    parser.add_argument("--misses", action="store_true", help="list and classify real misses")
     parser.add_argument("--show-answers", action="store_true", help="print each answer's text")
-    parser.add_argument(
-        "--pool",
-        type=Path,
-        default=None,
-        help="write the unjudged top-5 hits of both engines, shuffled and unnamed, to this TSV",
-    )
-    parser.add_argument(
-        "--halves",
-        default="",
-        help="only these halves, e.g. ABCD (keeps a held-out half unseen while tuning)",
-    )
+    parser.add_argument("--pool", type=Path, default=None, help="write unjudged top-5 hits")
+    parser.add_argument("--halves", default="", help="only these halves of ours, e.g. ABCD")
+    parser.add_argument("--real", type=Path, default=REAL_FILE, help="the real questions file")
+    parser.add_argument("--no-real", action="store_true", help="skip the real questions")
+    parser.add_argument("--no-own", action="store_true", help="skip our questions")
+    parser.add_argument("--model", type=Path, default=MODEL, help="model folder")
+    parser.add_argument("--no-semantic", action="store_true", help="lexical engines only")
+    parser.add_argument("--only-judge", action="store_true", help="skip the phrasings-off runs")
+    parser.add_argument("--weight", type=float, default=None, help="re-rank weight")
+    parser.add_argument("--depth", type=int, default=None, help="re-rank depth")
+    parser.add_argument("--add", type=int, default=None, help="model's own nearest added")
+    parser.add_argument("--dtype", default="int8", help="stored vectors: int8, float16, float32")
+    parser.add_argument("--sweep", action="store_true", help="re-rank settings on a grid")
+    parser.add_argument("--times", action="store_true", help="per-query times of each engine")
+    parser.add_argument("--cache", type=Path, default=CACHE, help="vectors cache folder")
     args = parser.parse_args(argv)
+    from index.semantic import ADD, DEPTH, WEIGHT
+
+    args.weight = WEIGHT if args.weight is None else args.weight
+    args.depth = DEPTH if args.depth is None else args.depth
+    args.add = ADD if args.add is None else args.add
+    if args.show_answers or args.pool:
+        return legacy(args)
+    loaded = load_model(args)
+    if loaded is not None:
+        print(
+            f"semantic re-rank: weight {args.weight}, depth {args.depth}, add {args.add}, "
+            f"vectors {args.dtype}\n"
+        )
+    with tempfile.TemporaryDirectory() as tmp:
+        args.own_for_sweep = []
+        own = None
+        if not args.no_own:
+            own = run_own(args, loaded, Path(tmp))
+            if args.sweep:
+                sweepable = [q for q in own[0] if q.half != "Q"]
+                args.own_for_sweep = [("own A-P written R@5 MRR", sweepable, own[1])]
+        if not args.no_real:
+            run_real(args, loaded, Path(tmp))
+        if own is not None:
+            print_own(own[0], own[1], own[2], (args.file or newest_corpus_file()).name)
+            if args.times:
+                print_times(own[1])
+            own[1].close()
+    return 0
+
+
+def legacy(args: argparse.Namespace) -> int:
+    """``--show-answers`` and ``--pool``: our questions only, as before."""
     path = args.file or newest_corpus_file()
     doc = read_cr_path(path)
     questions = read_questions()
@@ -224,43 +439,12 @@ def main(argv: list[str] | None = None) -> int:
                     r = doc.find_rule(a)
                     print(f"    {a}: {r.text[:150] if r else 'MISSING'}")
         return 0
+    from _engines import Lexical
+
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        build_search_index(doc, folder)
-        ix, _meta = open_search_index(folder)
-
-        def judge(text: str) -> list[str]:
-            return [r.id for r in search(ix, text, limit=DEPTH).results]
-
-        baseline = Bm25Baseline(doc)
-        if args.pool:
-            write_pool(args.pool, doc, questions, [judge, baseline.search])
-            ix.close()
-            return 0
-        print(f"edition {doc.edition} ({path.name}), {len(questions)} questions, depth {DEPTH}")
-        judgments = read_judgments()
-        keys = [("written", questions)]
-        if judgments:
-            keys.append(("pooled", pooled(questions, judgments)))
-        for key, qs in keys:
-            print(f"answers as {key}:")
-            print(f"{'set':<8}{'engine':<10}{'n':>4}{'R@1':>8}{'R@5':>8}{'R@10':>8}{'MRR':>8}")
-            halves = sorted({q.half for q in qs})
-            for name in [*halves, "all"]:
-                subset = [q for q in qs if name in ("all", q.half)]
-                for label, engine in (("judge", judge), ("bm25", baseline.search)):
-                    s = score(subset, engine)
-                    print(
-                        f"{name:<8}{label:<10}{int(s['n']):>4}{s['r@1']:>8.3f}{s['r@5']:>8.3f}"
-                        f"{s['r@10']:>8.3f}{s['mrr']:>8.3f}"
-                    )
-        if args.misses:
-            for q in questions:
-                ids = judge(q.text)
-                r = rank_of(ids, q.answers)
-                if r is None or r > 5:
-                    print(f"MISS [{q.half}] rank={r} {q.text!r} want {q.answers} got {ids[:5]}")
-        ix.close()
+        judge = Lexical(doc, Path(tmp))
+        write_pool(args.pool, doc, questions, [judge, Bm25Baseline(doc).search])
+        judge.close()
     return 0
 
 

@@ -67,6 +67,7 @@ LAZY_COMMANDS = {
     "history": "judge_cli.diff_commands:history",
     "ipg": "judge_cli.docs_commands:ipg",
     "jar": "judge_cli.docs_commands:jar",
+    "model": "judge_cli.model_command:model",
     "mtr": "judge_cli.docs_commands:mtr",
     "completion": "judge_cli.completion:completion",
     "export": "judge_cli.web.export:export",

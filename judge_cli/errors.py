@@ -202,6 +202,25 @@ def _replace_refused(exc: Any) -> str:
     )
 
 
+INSTALL_SEMANTIC = 'pip install "judge-cli[semantic]"'
+MODEL_FOLDER = (
+    "A model folder holds tokenizer.json, config.json and onnx/model.onnx, as the Hugging Face "
+    "hub publishes sentence-transformers/all-MiniLM-L6-v2."
+)
+_MODEL_UNCHANGED = "Nothing was installed; the model installed before, if any, is still in use."
+
+
+def _model_folder(exc: Any) -> str:
+    return f"{exc}. {_MODEL_UNCHANGED} {MODEL_FOLDER}"
+
+
+def _model_check(exc: Any) -> str:
+    return (
+        f"{exc}. {_MODEL_UNCHANGED} Copy the model folder again from where it came from (the"
+        " file may be damaged or truncated)."
+    )
+
+
 def _unknown_card(exc: Any) -> str:
     names = ", ".join(exc.suggestions)
     if exc.ambiguous:
@@ -230,6 +249,7 @@ _STORE_DAMAGED = (
 )
 _REBUILD = ". Rebuild it with `judge index build FILE`."
 _REBUILD_INDEX = ". Run `judge index build FILE` with the edition's .txt to rebuild it."
+_ADD_SEMANTIC = f". Install the extra with {INSTALL_SEMANTIC}, then try again."
 _GIVE_FROM = ": give --from, or store an older edition."
 _REIMPORT = ". Import the card file again with `judge cards import FILE`."
 _INSTALL_EXTRA = '. Install it with: pip install "judge-cli[{e.extra}]"'
@@ -287,6 +307,10 @@ _TABLE: list[tuple[str, str, int, Explain]] = [
     ("index.tournament.lookup", "UnknownSectionError", 404, _unknown_section),
     ("index.tournament.model", "DocumentReadError", 400, _unreadable_document),
     ("judge_cli.scenario.errors", "ScenarioError", 400, _fix_scenario),
+    ("index.semantic.model", "SemanticUnavailableError", 501, _then(_ADD_SEMANTIC)),
+    ("index.semantic.models", "ModelFolderError", 400, _model_folder),
+    ("index.semantic.models", "ModelCheckError", 400, _model_check),
+    ("index.semantic.models", "NoModelError", 404, _then(". Run `judge model import DIR`.")),
     ("judge_cli.serve", "MissingExtraError", 500, _then(_INSTALL_EXTRA)),
     ("judge_cli.serve.command", "BindError", 500, _then(_OTHER_PORT)),
     ("judge_cli.web.export", "ExportFolderError", 400, _then(". Choose a new or empty folder.")),

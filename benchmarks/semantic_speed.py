@@ -1,0 +1,256 @@
+"""Speed and memory of the semantic re-rank (``index.semantic``) beside search alone.
+
+Usage: ``python benchmarks/semantic_speed.py [--runs 7]`` (needs ../shared/corpus,
+../shared/models and the semantic extra).
+
+1. Cold one-shot: a new process that runs one question the way ``judge search`` does, without
+   and with the re-rank (load the model, read the vectors, embed the question, re-rank), beside
+   ``judge search`` itself; medians of N interleaved runs, and the parts of the re-rank's cost.
+2. Warm: p50/p95 in one process with everything loaded, over the real questions and ours:
+   search alone, and search then the re-rank (question embedding included, each question new).
+3. Memory: peak resident memory of the cold runs.
+4. Vectors: file size per dtype, time to read and decode them, and how fast passages embed.
+
+Goals (issue 14): warm p95 ≤ 20 ms with the extra, cold one-shot ≤ 400 ms with it. The
+machine is shared: the load average is printed beside the figures, and CPU time beside wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _common import environment, peak_child_memory_mib  # noqa: E402
+from _engines import RememberingEncoder  # noqa: E402
+from _real_questions import read_real_questions  # noqa: E402
+from relevance import read_questions  # noqa: E402
+
+from index.search import build_search_index  # noqa: E402
+from index.store import EditionStore  # noqa: E402
+
+CORPUS = ROOT.parent / "shared" / "corpus"
+MODEL = ROOT.parent / "shared" / "models" / "all-MiniLM-L6-v2"
+QUESTION = "we both went to zero at once, what happens?"
+
+ONE_SHOT = """
+import json, sys, time
+start = time.perf_counter()
+from index.search import SearchResult, search
+from index.store import EditionStore
+store = EditionStore.from_env()
+build = store.build_path(store.resolve(None))
+semantic = sys.argv[2] == "1"
+times = {}
+if semantic:
+    from index.semantic import DEPTH
+    found = search(build, sys.argv[1], limit=max(10, DEPTH)).results
+else:
+    found = search(build, sys.argv[1], limit=10).results
+times["search"] = time.perf_counter() - start
+if semantic:
+    t = time.perf_counter()
+    from index.semantic import ModelStore, load_vectors, rerank
+    import onnxruntime  # noqa: F401  (timed apart: numpy and onnxruntime)
+    times["import"] = time.perf_counter() - t
+    t = time.perf_counter()
+    model = ModelStore.from_env().get().load()
+    times["model"] = time.perf_counter() - t
+    t = time.perf_counter()
+    vectors = load_vectors(build)
+    times["vectors"] = time.perf_counter() - t
+    t = time.perf_counter()
+    model.embed_query(sys.argv[1])
+    times["question"] = time.perf_counter() - t
+    t = time.perf_counter()
+    make = lambda rid: SearchResult(rid, "rule", rid, None, 0.0, "")
+    found = rerank(sys.argv[1], found, vectors, model, make=make)
+    times["rerank"] = time.perf_counter() - t
+times["total"] = time.perf_counter() - start
+print(" ".join(r.id for r in found[:5]))
+print(json.dumps(times))
+"""
+
+
+def _home(tmp: Path) -> Path:
+    """A data folder: the 2025-02-07 edition with its index and vectors, the model imported."""
+    from index.semantic import ModelStore, build_vectors
+
+    home = tmp / "home"
+    store = EditionStore(home)
+    path = CORPUS / "cr-20250207.txt"
+    info = store.add_bytes(path.read_bytes(), path.name, extra=build_search_index)
+    installed = ModelStore(home).import_folder(MODEL)
+    build = store.build_path(info.edition)
+    assert build is not None
+    # The benchmark's cache remembers texts already embedded by this model (same digest).
+    encoder = RememberingEncoder(
+        installed.load(threads=2, prepack=True), ROOT / "benchmarks" / ".cache"
+    )
+    build_vectors(store.load(info.edition).document, build, encoder)
+    return home
+
+
+def _cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _cold(home: Path, runs: int) -> None:
+    env = environment(JUDGE_HOME=str(home))
+    judge = [str(Path(sys.executable).with_name("judge")), "search", QUESTION]
+    script = [sys.executable, "-c", ONE_SHOT, QUESTION]
+    runs_of = {"judge search": judge, "search": [*script, "0"], "search + re-rank": [*script, "1"]}
+    walls: dict[str, list[float]] = {name: [] for name in runs_of}
+    cpus: dict[str, list[float]] = {name: [] for name in runs_of}
+    parts: list[dict[str, float]] = []
+    for argv in runs_of.values():  # warm the disk cache once
+        subprocess.run(argv, env=env, check=True, capture_output=True)
+    for _ in range(runs):
+        for name, argv in runs_of.items():
+            cpu, start = _cpu(), time.perf_counter()
+            out = subprocess.run(argv, env=env, check=True, capture_output=True, text=True)
+            walls[name].append(time.perf_counter() - start)
+            cpus[name].append(_cpu() - cpu)
+            if name == "search + re-rank":
+                parts.append(json.loads(out.stdout.splitlines()[-1]))
+    print(f"1. cold one-shot, {QUESTION!r}, median of {runs} (ms): wall, CPU (user + system)")
+    for name in runs_of:
+        wall, cpu = statistics.median(walls[name]) * 1000, statistics.median(cpus[name]) * 1000
+        print(f"   {name:<20}{wall:>8.0f}{cpu:>8.0f}")
+    extra = statistics.median(walls["search + re-rank"]) - statistics.median(walls["search"])
+    estimate = statistics.median(walls["judge search"]) + extra
+    print(
+        f"   the re-rank adds {extra * 1000:.0f} ms: judge search with it ≈ {estimate * 1000:.0f}"
+    )
+    keys = ["import", "model", "vectors", "question", "rerank"]
+    print(
+        "   its parts, in the process (median ms): "
+        + ", ".join(f"{k} {statistics.median(p[k] for p in parts) * 1000:.0f}" for k in keys)
+    )
+    for name in ("search", "search + re-rank"):
+        _seconds, mib = peak_child_memory_mib(runs_of[name], env)
+        print(f"3. peak memory, {name}: {mib:.0f} MiB")
+
+
+def _warm(home: Path) -> None:
+    from index.search import SearchResult, search_documents
+    from index.search.rank import _weighting
+    from index.search.schema import open_search_index
+    from index.semantic import DEPTH, ModelStore, load_vectors, rerank
+
+    store = EditionStore(home)
+    build = store.build_path(store.resolve(None))
+    assert build is not None
+    ix, _ = open_search_index(build)
+    model = ModelStore(home).get().load(prepack=True)  # a warm process: repack the weights
+    vectors = load_vectors(build)
+    questions = [q.text for q in read_real_questions()] + [q.text for q in read_questions()]
+    make = lambda rid: SearchResult(rid, "rule", rid, None, 0.0, "")  # noqa: E731
+    lexical: list[float] = []
+    semantic: list[float] = []
+    with ix.searcher(weighting=_weighting()) as searcher:
+        for q in questions[:20]:  # warm the searcher's caches and the session
+            pool = search_documents(ix, q, limit=DEPTH, searcher=searcher).results
+            rerank(q + " warm", pool, vectors, model, make=make)
+        for q in questions:
+            start = time.perf_counter()
+            pool = search_documents(ix, q, limit=DEPTH, searcher=searcher).results
+            middle = time.perf_counter()
+            rerank(q, pool, vectors, model, make=make)
+            end = time.perf_counter()
+            lexical.append(middle - start)
+            semantic.append(end - middle)
+    ix.close()
+
+    def p(xs: list[float], q: float) -> float:
+        xs = sorted(xs)
+        return xs[min(len(xs) - 1, int(q * len(xs)))] * 1000
+
+    both = [a + b for a, b in zip(lexical, semantic, strict=True)]
+    n_real = len(read_real_questions())
+    print(f"2. warm, {len(questions)} questions (ms): p50 / p95")
+    print(f"   search alone          {p(lexical, 0.5):6.1f} / {p(lexical, 0.95):6.1f}")
+    print(f"   the re-rank alone     {p(semantic, 0.5):6.1f} / {p(semantic, 0.95):6.1f}")
+    print(f"   search + re-rank      {p(both, 0.5):6.1f} / {p(both, 0.95):6.1f}")
+    print(
+        f"   the re-rank, {n_real} real questions (~50 tokens) {p(semantic[:n_real], 0.5):.1f} / "
+        f"{p(semantic[:n_real], 0.95):.1f}; ours (~12 tokens) "
+        f"{p(semantic[n_real:], 0.5):.1f} / {p(semantic[n_real:], 0.95):.1f}"
+    )
+
+
+def _vectors(home: Path) -> None:
+    from index.semantic import ModelStore, build_vectors, load_vectors, passages
+    from index.semantic.vectors import FILE
+
+    store = EditionStore(home)
+    doc = store.load(store.resolve(None)).document
+    installed = ModelStore(home).get()
+    encoder = RememberingEncoder(
+        installed.load(threads=2, prepack=True), ROOT / "benchmarks" / ".cache"
+    )
+    print(f"4. vectors of {len(passages(doc))} passages:")
+    import numpy as np
+
+    query = np.ones(installed.dimension, dtype=np.float32) / np.sqrt(installed.dimension)
+    with tempfile.TemporaryDirectory() as tmp:
+        for dtype in ("int8", "float16", "float32"):
+            folder = Path(tmp) / dtype
+            folder.mkdir()
+            build_vectors(doc, folder, encoder, dtype=dtype)
+            size = (folder / FILE).stat().st_size / 2**20
+            start = time.perf_counter()
+            v = load_vectors(folder)
+            middle = time.perf_counter()
+            v.similarities(query)
+            first = time.perf_counter()
+            for _ in range(20):
+                v.similarities(query)
+            warm = (time.perf_counter() - first) / 20
+            print(
+                f"   {dtype:<8} {size:5.1f} MiB: read {(middle - start) * 1000:4.1f} ms, "
+                f"decode + first question {(first - middle) * 1000:4.1f} ms, "
+                f"then {warm * 1000:4.1f} ms a question"
+            )
+    model = installed.load(threads=2, prepack=True)
+    sample = [p.text for p in passages(doc)][::8][:600]
+    start = time.perf_counter()
+    model.embed(sample)
+    rate = len(sample) / (time.perf_counter() - start)
+    print(
+        f"   embedding: {rate:.0f} passages/s on 2 threads (a sample of {len(sample)}), so an "
+        f"edition's {len(passages(doc))} take ≈ {len(passages(doc)) / rate:.0f} s"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args(argv)
+    if not (MODEL / "onnx" / "model.onnx").is_file():
+        sys.exit(f"no model in {MODEL}: this benchmark needs ../shared/models")
+    import os
+
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    with tempfile.TemporaryDirectory() as tmp:
+        home = _home(Path(tmp))
+        _cold(home, args.runs)
+        _warm(home)
+        _vectors(home)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

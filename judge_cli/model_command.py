@@ -1,0 +1,100 @@
+"""``judge model``: the sentence-embedding model of the semantic re-rank (:mod:`index.semantic`).
+
+``judge model`` shows what is installed; ``judge model import DIR`` copies a local model folder
+into the data folder and checks it. onnxruntime is imported only by ``import`` (to check the
+copy), never by the listing.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from .common import CONTEXT_SETTINGS, Group, echo, emit_json, json_option
+from .errors import INSTALL_SEMANTIC, MODEL_FOLDER
+
+if TYPE_CHECKING:
+    from index.semantic import InstalledModel
+
+__all__ = ["model"]
+
+
+def _describe(m: InstalledModel) -> str:
+    mark = " (active)" if m.active else ""
+    day = time.strftime("%Y-%m-%d", time.gmtime(m.imported))
+    return (
+        f"{m.name}{mark}: {m.dimension} dimensions, digest {m.digest[:12]}, "
+        f"imported {day} from {m.source}"
+    )
+
+
+@click.group(cls=Group, invoke_without_command=True, context_settings=CONTEXT_SETTINGS)
+@json_option
+@click.pass_context
+def model(ctx: click.Context, as_json: bool) -> None:
+    """Show the sentence-embedding model of the semantic re-rank (`judge model import DIR`).
+
+    The re-rank is an optional extra: pip install "judge-cli[semantic]" adds onnxruntime and
+    tokenizers; the model (all-MiniLM-L6-v2) is imported from a local copy of its folder.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from index.semantic import ModelStore, is_available
+
+    store = ModelStore.from_env()
+    models = store.models()
+    if as_json:
+        emit_json(
+            {
+                "available": is_available(),
+                "active": store.active_name(),
+                "models": [m.to_json() for m in models],
+            }
+        )
+        return
+    for m in models:
+        echo(_describe(m) + ".")
+    if not models:
+        echo(
+            f"No model is installed in {store.models_dir}. Run `judge model import DIR` with a "
+            f"copy of all-MiniLM-L6-v2. {MODEL_FOLDER}"
+        )
+    if not is_available():
+        echo(f"The semantic extra is not installed: {INSTALL_SEMANTIC} adds it.")
+
+
+@model.command("import", context_settings=CONTEXT_SETTINGS)
+# A plain string, not click.Path: the library names what is wrong with the folder.
+@click.argument("folder", metavar="DIR")
+@click.option("--name", default=None, help="Install under this name (default: the folder's).")
+@json_option
+def model_import(folder: str, name: str | None, as_json: bool) -> None:
+    """Copy a local model folder into the data folder, check it, and make it the active model.
+
+    The copy must load and embed a test sentence before it is used; if anything is missing or
+    wrong, nothing is installed and the model in use stays in use.
+    """
+    from index.errors import StoreWriteError, os_reason
+    from index.semantic import ModelCheckError, ModelFolderError, ModelStore
+
+    from .common import ProgressLine, stderr_is_terminal
+
+    store = ModelStore.from_env()
+    source = Path(folder).expanduser()
+    bar = ProgressLine("Copying", "KiB") if stderr_is_terminal() and not as_json else None
+    try:
+        installed = store.import_folder(source, name, progress=bar, source=str(source.resolve()))
+    except (ModelFolderError, ModelCheckError):
+        raise
+    except OSError as exc:
+        raise StoreWriteError(store.models_dir, os_reason(exc), folder) from None
+    finally:
+        if bar is not None:
+            bar.finish()
+    if as_json:
+        emit_json(installed.to_json())
+        return
+    echo(f"Installed {_describe(installed)}.")
