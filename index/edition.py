@@ -28,12 +28,11 @@ from .store import EditionStore, NoEditionError
 if TYPE_CHECKING:
     from glossary.lookup import Glossary, Match
 
-    from .model import Document, Rule
+    from .model import Document, Rule, XRefs
     from .numbers import RuleRef
     from .search import SearchResults
     from .store import EditionInfo
     from .warm import SearcherPool
-    from .xref import XRefs
 
 __all__ = [
     "Edition",
@@ -209,7 +208,7 @@ class Edition:
         """What each rule and glossary entry cites and is cited by, for the whole document."""
         if self._xrefs is None:
             if self.date is None:
-                from .xref import XRefs
+                from .model import XRefs
 
                 self._xrefs = XRefs()
             else:
@@ -257,8 +256,8 @@ class Edition:
         """A document holding at least the rules ``ref`` touches, and their cross-references."""
         if self._document is not None or self.date is None:
             return self.document, self.xrefs
+        from .model import XRefs
         from .store import families_for
-        from .xref import XRefs
 
         if self._view is None or self._view_xrefs is None:
             from .model import Document
