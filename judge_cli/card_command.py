@@ -1,4 +1,4 @@
-"""``judge card`` (look cards up), ``judge cards`` (what is stored) and ``judge cards import``.
+"""``judge card`` (look cards up), ``judge cards`` (what is stored), ``judge cards import|update``.
 
 Quick on purpose: a lookup opens the sqlite snapshot and reads the few rule families the card's
 keywords need, and imports neither whoosh nor markdown-it-py.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -27,6 +27,7 @@ from .errors import GET_CARDS, GET_RULES
 if TYPE_CHECKING:
     from index.cards.rules import KeywordRules
     from index.cards.store import SnapshotInfo
+    from index.cards.update import CardUpdateResult
 
 __all__ = ["card", "cards"]
 
@@ -119,7 +120,6 @@ def cards_import(file: str, as_json: bool) -> None:
     the card data stored before keeps answering.
     """
     from index.cards.store import CardStore
-    from index.errors import StoreWriteError, os_reason
 
     from .common import ProgressLine, stderr_is_terminal
 
@@ -131,11 +131,7 @@ def cards_import(file: str, as_json: bool) -> None:
         else:
             info = store.import_cards(Path(file), progress=bar)
     except OSError as exc:
-        from index.cards.errors import CardWriteError
-
-        if isinstance(exc, CardWriteError):
-            raise
-        raise StoreWriteError(store.root, os_reason(exc)) from None
+        _store_unwritable(store.root, exc)
     finally:
         if bar is not None:
             bar.finish()
@@ -146,3 +142,89 @@ def cards_import(file: str, as_json: bool) -> None:
         f"Stored the card data of {info.date} from {info.source}: {info.cards} cards, "
         f"{info.faces} faces, {info.rulings} rulings."
     )
+
+
+def _store_unwritable(root: Path, exc: OSError) -> NoReturn:
+    """Raises the error the table words for an ``OSError`` of the data folder."""
+    from index.cards.errors import CardWriteError
+    from index.errors import StoreWriteError, os_reason
+
+    if isinstance(exc, CardWriteError):
+        raise exc
+    raise StoreWriteError(root, os_reason(exc)) from None
+
+
+def _describe_update(result: CardUpdateResult) -> str:
+    date, url, stored = result.date, result.url, result.stored
+    if result.status == "added":
+        assert stored is not None
+        return (
+            f"Stored the card data of {stored.date} from {url}: {stored.cards} cards, "
+            f"{stored.faces} faces, {stored.rulings} rulings."
+        )
+    if result.status == "already-stored":
+        return f"The card data of {date} ({url}) is already stored; nothing to do."
+    if result.status == "newer-available":
+        offered = f"of {date} " if date else ""
+        return (
+            f"Newer card data {offered}is available: {url}.\n"
+            "Run `judge cards update` to download it."
+        )
+    held = stored.date if stored is not None else None
+    if date == held:
+        return f"Up to date: the card data offered, {date}, is already stored."
+    return f"Up to date: the card data offered, {date}, is older than the stored {held}."
+
+
+@cards.command("update", context_settings=CONTEXT_SETTINGS)
+@click.option(
+    "--url",
+    metavar="URL",
+    help="The AtomicCards file to download (.json, .json.gz or .json.xz), or a file path."
+    " [default: https://mtgjson.com/api/v5/AtomicCards.json.xz]",
+)
+@click.option(
+    "--check", "check_only", is_flag=True, help="Only report whether newer card data exists."
+)
+@json_option
+def cards_update(url: str | None, check_only: bool, as_json: bool) -> None:
+    """Download MTGJSON's AtomicCards file and store it, unless it is already stored.
+
+    The sha256 and the build date MTGJSON publishes beside the file tell, without downloading
+    it, whether it is the card data stored; otherwise the download's own sha256 does. The new
+    card data answers only once it is complete and checked; until then, and if anything goes
+    wrong, the card data stored before keeps answering.
+    """
+    from index.cards.store import CardStore
+    from index.cards.update import update_cards
+
+    from .common import ProgressLine, stderr_is_terminal
+
+    store = CardStore.from_env()
+    interactive = stderr_is_terminal() and not as_json
+    downloading = ProgressLine("Downloading", "KiB") if interactive else None
+    importing = ProgressLine("Importing", "KiB") if interactive else None
+
+    def imported(done: int, total: int | None) -> None:
+        assert importing is not None and downloading is not None
+        downloading.finish()
+        importing(done, total)
+
+    try:
+        result = update_cards(
+            store,
+            url,
+            check_only=check_only,
+            progress=downloading,
+            import_progress=imported if interactive else None,
+        )
+    except OSError as exc:
+        _store_unwritable(store.root, exc)
+    finally:
+        for bar in (downloading, importing):
+            if bar is not None:
+                bar.finish()
+    if as_json:
+        emit_json(result.to_json())
+        return
+    echo(_describe_update(result))

@@ -143,10 +143,14 @@ class SnapshotInfo(NamedTuple):
 
 
 def _size_of(stream: IO[bytes]) -> int | None:
+    """The size of a regular file; ``None`` for a pipe, a socket, or an object in memory."""
+    import stat
+
     try:
-        return os.fstat(stream.fileno()).st_size
+        found = os.fstat(stream.fileno())
     except (OSError, AttributeError, ValueError):
         return None
+    return found.st_size if stat.S_ISREG(found.st_mode) else None
 
 
 def _read_snapshot(build: Path) -> SnapshotInfo:
@@ -248,7 +252,8 @@ class CardStore:
         stored = self.find_info_quietly()
         try:
             if not isinstance(source, (str, os.PathLike)):
-                return self._import(source, name or "stream", name or "stream", None, progress)
+                label = name or "stream"
+                return self._import(source, label, label, _size_of(source), progress)
             path = Path(source)
             try:
                 stream = path.open("rb")
