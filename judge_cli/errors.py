@@ -171,8 +171,7 @@ def _fetch_problem(error: Any, words: _Fetched) -> str:
         if error.size is None:
             return f"{url} is larger than the {error.limit} bytes {words.what} can be; {step}."
         return (
-            f"{url} is {error.size} bytes, more than the {error.limit} {words.what} can be;"
-            f" {step}."
+            f"{url} is {error.size} bytes, more than the {error.limit} {words.what} can be; {step}."
         )
     if isinstance(error, fetch.NotRulesFileError):
         return f"{url} is not a Comprehensive Rules text file ({error.reason}); {step}."
@@ -212,7 +211,10 @@ _STORE_DAMAGED = (
 )
 _REBUILD_INDEX = ". Run `judge index build FILE` with the edition's .txt to rebuild it."
 _GIVE_FROM = ": give --from, or store an older edition."
-_REIMPORT = ". Import the card file again with `judge cards import FILE`."
+_REIMPORT = (
+    ". Download it again with `judge cards update`, or import the file again with"
+    " `judge cards import FILE`."
+)
 _INSTALL_EXTRA = '. Install it with: pip install "judge-cli[{e.extra}]"'
 _OTHER_PORT = ". Give another with --port, or stop what is using it."
 _FIX_SCENARIO = ". Fix the file and run `judge check {e.filename}` again."
