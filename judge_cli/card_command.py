@@ -22,26 +22,13 @@ from .common import (
     json_option,
     open_edition,
 )
-from .errors import GET_CARDS, GET_RULES
+from .errors import GET_CARDS
 
 if TYPE_CHECKING:
-    from index.cards.rules import KeywordRules
     from index.cards.store import SnapshotInfo
     from index.cards.update import CardUpdateResult
 
 __all__ = ["card", "cards"]
-
-
-def _edition_rules(edition: str | None, keywords: list[str]) -> tuple[KeywordRules | None, str]:
-    """The rules the keywords name in the edition asked for, or ``None`` and why there are none."""
-    from index.cards.rules import find_keyword_rules
-
-    ed = open_edition(edition)
-    if ed.is_sample and edition is not None:
-        return None, "No rules shown: the bundled sample has no numbered rules."
-    if ed.is_sample:
-        return None, "No rules shown: no Comprehensive Rules edition is stored. " + GET_RULES
-    return find_keyword_rules(ed.store, ed.date, keywords), ""
 
 
 @click.command("card", cls=Command, context_settings=CONTEXT_SETTINGS)
@@ -58,26 +45,24 @@ def card(names: tuple[str, ...], edition: str | None, as_json: bool) -> None:
     """
     from index.cards.lookup import CardDB
 
-    from .card_render import card_record, cards_text
+    from .card_render import card_answer, cards_text
     from .render import stdout_is_terminal_colored, terminal_width
 
     with CardDB.open() as db:
-        matches = [match for name in names for match in db.get(name)]
-    keywords = list(dict.fromkeys(k for m in matches for k in m.card.keywords))
-    rules, note = _edition_rules(edition, keywords)
-    records = [card_record(m, rules) for m in matches]
+        answer = card_answer(db, names, lambda: open_edition(edition), named=edition is not None)
     if as_json:
-        emit_json(
-            {
-                "source": {"date": db.info.date, "cards": db.info.cards},
-                "edition": rules.edition if rules is not None else None,
-                "cards": records,
-            }
-        )
+        emit_json(answer.json)
         return
     terminal = stdout_is_terminal_colored()
     width = terminal_width() if terminal else 80
-    text = cards_text(records, db.info, rules, edition_note=note, terminal=terminal, width=width)
+    text = cards_text(
+        answer.records,
+        db.info,
+        answer.rules,
+        edition_note=answer.note,
+        terminal=terminal,
+        width=width,
+    )
     click.echo(text, nl=False)
 
 

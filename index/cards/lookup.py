@@ -130,9 +130,9 @@ class CardDB:
         self.conn = conn
 
     @classmethod
-    def open(cls, store: CardStore | None = None) -> CardDB:
+    def open(cls, store: CardStore | None = None, *, check_same_thread: bool = True) -> CardDB:
         """The snapshot of ``store`` (default: the data folder's); raises if none is stored."""
-        info, conn = (store or CardStore.from_env()).connect()
+        info, conn = (store or CardStore.from_env()).connect(check_same_thread=check_same_thread)
         return cls(info, conn)
 
     def __enter__(self) -> CardDB:

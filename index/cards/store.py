@@ -225,12 +225,17 @@ class CardStore:
             raise CardStoreError(path, "the database named in snapshot.json is missing")
         return info, path
 
-    def connect(self) -> tuple[SnapshotInfo, sqlite3.Connection]:
-        """A read-only connection to the stored snapshot (which never changes once live)."""
+    def connect(self, *, check_same_thread: bool = True) -> tuple[SnapshotInfo, sqlite3.Connection]:
+        """A read-only connection to the stored snapshot (which never changes once live).
+
+        ``check_same_thread=False`` lets another thread close it (sqlite3's own check).
+        """
         info, path = self.database_path()
         try:
             # immutable: a live snapshot is never written again, so sqlite may skip locking.
-            conn = sqlite3.connect(f"file:{_uri_path(path)}?immutable=1", uri=True)
+            conn = sqlite3.connect(
+                f"file:{_uri_path(path)}?immutable=1", uri=True, check_same_thread=check_same_thread
+            )
             conn.execute("SELECT 1 FROM cards LIMIT 1")
         except sqlite3.DatabaseError as exc:
             raise CardStoreError(path, str(exc)) from None
