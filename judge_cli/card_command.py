@@ -16,6 +16,7 @@ from .common import (
     CONTEXT_SETTINGS,
     Command,
     Group,
+    completer,
     echo,
     edition_option,
     emit_json,
@@ -32,7 +33,9 @@ __all__ = ["card", "cards"]
 
 
 @click.command("card", cls=Command, context_settings=CONTEXT_SETTINGS)
-@click.argument("names", nargs=-1, required=True, metavar="NAME...")
+@click.argument(
+    "names", nargs=-1, required=True, metavar="NAME...", shell_complete=completer("card_names")
+)
 @edition_option
 @json_option
 def card(names: tuple[str, ...], edition: str | None, as_json: bool) -> None:
