@@ -15,7 +15,7 @@ from .render import safe, style, wrap
 
 if TYPE_CHECKING:
     from index.cards.lookup import CardDB, CardMatch
-    from index.cards.rules import KeywordRules
+    from index.cards.rules import KeywordFinder, KeywordRules
     from index.cards.store import SnapshotInfo
     from index.edition import Edition
 
@@ -35,24 +35,37 @@ class CardAnswer(NamedTuple):
     """Why no rules are shown, when none are."""
 
 
+Finder = Callable[["Edition"], "KeywordFinder"]
+"""Gives the keyword finder of an edition (a server keeps one warm per edition)."""
+
+
+def _new_finder(ed: Edition) -> KeywordFinder:
+    from index.cards.rules import KeywordFinder
+
+    return KeywordFinder(ed.store, ed.date)
+
+
 def keyword_rules(
-    ed: Edition, keywords: Sequence[str], *, named: bool
+    ed: Edition, keywords: Sequence[str], *, named: bool, finder: Finder = _new_finder
 ) -> tuple[KeywordRules | None, str]:
     """The rules ``keywords`` name in ``ed``, or ``None`` and why there are none.
 
     ``named`` says that the edition was asked for by name (``--edition``, ``edition=``).
     """
-    from index.cards.rules import find_keyword_rules
-
     if ed.is_sample and named:
         return None, "No rules shown: the bundled sample has no numbered rules."
     if ed.is_sample:
         return None, "No rules shown: no Comprehensive Rules edition is stored. " + GET_RULES
-    return find_keyword_rules(ed.store, ed.date, keywords), ""
+    return finder(ed).rules(keywords), ""
 
 
 def card_answer(
-    db: CardDB, names: Sequence[str], edition: Callable[[], Edition], *, named: bool
+    db: CardDB,
+    names: Sequence[str],
+    edition: Callable[[], Edition],
+    *,
+    named: bool,
+    finder: Finder = _new_finder,
 ) -> CardAnswer:
     """The cards ``names`` name in ``db``, with the rules of the edition ``edition()`` opens.
 
@@ -60,7 +73,7 @@ def card_answer(
     """
     matches = [match for name in names for match in db.get(name)]
     keywords = list(dict.fromkeys(k for m in matches for k in m.card.keywords))
-    rules, note = keyword_rules(edition(), keywords, named=named)
+    rules, note = keyword_rules(edition(), keywords, named=named, finder=finder)
     records = [card_record(m, rules) for m in matches]
     data = {
         "source": {"date": db.info.date, "cards": db.info.cards},

@@ -124,7 +124,9 @@ def card(ask: Ask) -> Any:
     if not [name for name in names if name.strip()]:
         raise BadRequest("give a card name: /api/card/NAME, or /api/card?name=A&name=B")
     named = bool(ask.query.get("edition"))
-    return card_answer(ask.editions.cards.get(), names, ask.edition, named=named).json
+    db = ask.editions.cards.get()
+    finder = ask.editions.keyword_finder
+    return card_answer(db, names, ask.edition, named=named, finder=finder).json
 
 
 def routes() -> list[Route]:

@@ -12,6 +12,7 @@ The card snapshot (:class:`WarmCards`) is one read-only sqlite connection per wo
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from index.cards.lookup import CardDB
-    from index.cards.store import CardStore
+    from index.cards.rules import KeywordFinder
     from index.edition import Edition
     from index.store import EditionStore
 
@@ -38,6 +39,7 @@ class Editions:
         self._loading: dict[_Key, threading.Lock] = {}
         self._warm: dict[_Key, Edition] = {}
         self._scenario_rules: dict[_Key, Any] = {}
+        self._keyword_finders: dict[_Key, KeywordFinder] = {}
         self.cards = WarmCards(store.root)
         """The card snapshot of the same data folder."""
 
@@ -65,6 +67,7 @@ class Editions:
                 for old in stale:  # an edition rebuilt while we serve: drop the old build
                     self._warm.pop(old).close()
                     self._scenario_rules.pop(old, None)
+                    self._keyword_finders.pop(old, None)
                 self._warm[key] = probe
         return probe
 
@@ -99,6 +102,19 @@ class Editions:
                 self._scenario_rules[key] = rules
         return rules
 
+    def keyword_finder(self, ed: Edition) -> KeywordFinder:
+        """The finder of the rules card keywords name in ``ed``, made once per edition."""
+        from index.cards.rules import KeywordFinder
+
+        key = self._key(ed)
+        with self._lock:
+            finder = self._keyword_finders.get(key)
+        if finder is None:
+            finder = KeywordFinder(ed.store, ed.date)
+            with self._lock:
+                finder = self._keyword_finders.setdefault(key, finder)
+        return finder
+
     def close(self) -> None:
         """Closes every open searcher and card database."""
         with self._lock:
@@ -111,42 +127,44 @@ class WarmCards:
     """The stored card snapshot, open in each thread that answers (see ``/api/card``).
 
     sqlite connections belong to the thread that made them, so each worker thread keeps its
-    own, opened on its first card request: measured with 8 threads on the real snapshot, that
-    answered about twice the lookups of one connection shared under sqlite's own lock, and ten
-    times those of a connection opened per request. The snapshot's ``CURRENT`` is read on
-    every request (one small file), so card data stored while the server runs answers at once.
+    own, opened on its first card request (``benchmarks/card_server_speed.py`` measures it
+    beside one connection shared under sqlite's lock and one opened per request). Every
+    request looks at the snapshot's ``CURRENT`` (one ``stat``: it is replaced, never written
+    in place, whenever new card data goes live), so card data stored while the server runs
+    answers at once.
     """
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self._pointer = root / "cards" / "CURRENT"
         self._local = threading.local()
         self._lock = threading.Lock()
         self._open: list[CardDB] = []
 
-    def _store(self) -> CardStore:
-        from index.cards.store import CardStore
-
-        return CardStore(self.root)
+    def _stamp(self) -> tuple[int, int, int] | None:
+        try:
+            found = os.stat(self._pointer)
+        except OSError:
+            return None
+        return found.st_ino, found.st_mtime_ns, found.st_size
 
     def get(self) -> CardDB:
         """This thread's connection to the live snapshot; raises if none is stored."""
-        from index.atomic import Slot
-        from index.cards.lookup import CardDB
-
-        store = self._store()
-        live = Slot(store.folder).current_name()
+        stamp = self._stamp()
         held: CardDB | None = getattr(self._local, "db", None)
-        if held is not None and getattr(self._local, "build", None) == live:
+        if held is not None and getattr(self._local, "stamp", None) == stamp:
             return held
-        # A new snapshot (or none yet): read before opening, so a switch in between only
-        # costs one more open on the next request.
-        db = CardDB.open(store, check_same_thread=False)
+        from index.cards.lookup import CardDB
+        from index.cards.store import CardStore
+
+        # Looked at before opening: a switch in between costs one more open, next request.
+        db = CardDB.open(CardStore(self.root), check_same_thread=False)
         with self._lock:
             if held is not None:
                 self._open.remove(held)
                 held.close()
             self._open.append(db)
-        self._local.db, self._local.build = db, live
+        self._local.db, self._local.stamp = db, stamp
         return db
 
     def close(self) -> None:
