@@ -80,7 +80,7 @@ def _describe(info: SnapshotInfo) -> str:
 @json_option
 @click.pass_context
 def cards(ctx: click.Context, as_json: bool) -> None:
-    """Show the stored Oracle card data (date, cards, source), or import a card file."""
+    """Show the stored Oracle card data (date, cards, source); import or download it."""
     if ctx.invoked_subcommand is not None:
         return
     from index.cards.store import CardStore
