@@ -443,6 +443,43 @@ def test_the_cr_update_keeps_its_own_words(server: Server) -> None:
     )
 
 
+@pytest.fixture
+def tls_server(tmp_path: Path) -> Iterator[tuple[Server, Path]]:
+    """An HTTPS server with a self-signed certificate, and the certificate."""
+    import ssl
+
+    from .httpfixture import make_certificate
+
+    cert, key = make_certificate(tmp_path)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    with serve(context) as running:
+        yield running, cert
+
+
+def test_tls_is_verified(
+    tls_server: tuple[Server, Path], stored: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ssl
+
+    from index.fetch import http
+
+    server, cert = tls_server
+    url = publish(server, FILE, GOOD)
+    before = tree_digest(stored)
+    code, out, err = run("cards", "update", "--url", url)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"Error: could not reach {url} (TLS certificate not verified: ")
+    assert tree_digest(stored) == before
+    assert server.requests == []  # not a byte asked for over a connection not trusted
+    # Trusting the certificate, the same server is fine.
+    trusting = ssl.create_default_context(cafile=str(cert))
+    monkeypatch.setattr(http, "_tls_context", lambda: trusting)
+    code, out, err = run("cards", "update", "--url", url)
+    assert (code, err) == (0, "")
+    assert answers(stored, "2031-02-02")
+
+
 @pytest.mark.parametrize("phase", ["download", "import"])
 def test_an_interrupted_update_changes_nothing(server: Server, stored: Path, phase: str) -> None:
     url = publish(server, FILE, cards_bytes(), sidecar=False)
