@@ -247,7 +247,7 @@ def test_check_with_nothing_stored_downloads_nothing(server: Server, judge_home:
         "date": None,
         "url": url,
         "stored": None,
-        "checked": "nothing stored",
+        "checked": "nothing-stored",
     }
     assert run("cards", "update", "--url", url, "--check")[1] == (
         f"Newer card data is available: {url}.\nRun `judge cards update` to download it.\n"

@@ -292,3 +292,26 @@ def test_tab_in_an_interactive_bash_completes_a_quoted_card_name(
         keys = b"judge card " + typed + b"\t\x01printf '<%s>\\n' \x05\r"
         out = _interactive_bash(rc, keys, f"<{name}>".encode(), timeout=30)
         assert f"\n<{name}>".encode() in out.replace(b"\r", b""), out
+
+
+def test_a_card_tab_imports_no_whoosh(cards_home: Path) -> None:
+    probe = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('whoosh', 'markdown_it', 'yaml', 'starlette', 'onnxruntime') or m in ('index.model', "
+        "'index.search', 'index.fetch')), file=sys.stderr))\n"
+        "from judge_cli.cli import cli\n"
+        "cli(prog_name='judge')\n"
+    )
+    env = {
+        **os.environ,
+        "JUDGE_HOME": str(cards_home),
+        "_JUDGE_COMPLETE": "bash_complete",
+        "COMP_WORDS": "judge\ncard\nplat",
+        "COMP_CWORD": "2",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.stdout.splitlines() == ["plain,'Platinum Angel'", "plain,'Platinum Emperion'"]
+    assert done.stderr.strip() == "[]"

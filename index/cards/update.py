@@ -60,7 +60,7 @@ _HEX_RE = re.compile(r"[0-9a-fA-F]{64}")
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 Status = Literal["added", "already-stored", "newer-available", "up-to-date"]
-Checked = Literal["sha256", "meta", "download", "nothing stored"]
+Checked = Literal["sha256", "meta", "download", "nothing-stored"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,7 +88,7 @@ class CardUpdateResult:
     """The address asked for."""
     checked: Checked
     """How it was known: the published ``sha256``, ``meta`` (``Meta.json``), the ``download``
-    itself, or ``nothing stored`` (any data is newer than none)."""
+    itself, or ``nothing-stored`` (any data is newer than none)."""
     stored: SnapshotInfo | None
     """The snapshot answering afterwards (the new one when ``added``)."""
 
@@ -207,7 +207,8 @@ def _downloaded(
     downloading = True
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        # `.tmp-`: the name the store's clean-up removes when an update is killed mid-way.
+        Slot(folder).clean()  # what killed updates and imports left behind
+        # `.tmp-`: the name that clean-up removes, a minute after an update is killed mid-way.
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".download", dir=folder)
         with os.fdopen(fd, "w+b") as fh:
             done = download_to(
@@ -316,7 +317,7 @@ def _update(
         if check_only and _is_newer(published, stored):
             return result("newer-available", published.date, "meta")
     elif check_only:
-        return result("newer-available", published.date, "nothing stored")
+        return result("newer-available", published.date, "nothing-stored")
 
     with _downloaded(
         store,
