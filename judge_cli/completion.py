@@ -163,7 +163,8 @@ def card_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> l
 
         with CardDB.open() as db:
             names = db.complete(incomplete)
-        return [CompletionItem(name, quote=True) for name in names]
+        # A name is typed into the shell's line as it is: none with a control character.
+        return [CompletionItem(name, quote=True) for name in names if name.isprintable()]
     except Exception:  # no card data, a damaged snapshot: offer nothing
         return []
 

@@ -129,6 +129,7 @@ QUOTED_CARDS = {
     'Kongming, "Sleeping Dragon"': [face('Kongming, "Sleeping Dragon"', "Legendary Creature")],
     "Kongming's Contraptions": [face("Kongming's Contraptions", "Artifact")],
     "Back\\slash Golem": [face("Back\\slash Golem", "Artifact Creature — Golem")],
+    "Bad\x1b[31mName": [face("Bad\x1b[31mName", "Artifact")],
 }
 
 
@@ -213,6 +214,7 @@ def test_card_names_come_back_quoted_for_bash(tmp_path: Path, cards_home: Path) 
         ("judge card insectile", ["'Insectile Aberration'"]),
         ("judge card --edition 2025 thrun", ["'Thrun, the Last Troll'"]),
         ("judge card xyzzy", []),
+        ("judge card bad", []),  # a name holding an escape sequence is never put in the line
     ]
     for words, expected in cases:
         assert _bash_complete(script, cards_home, words) == expected, words
