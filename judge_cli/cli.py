@@ -7,6 +7,7 @@ markdown-it-py) are imported inside the commands that need them.
 from __future__ import annotations
 
 import importlib
+import os
 import re
 from typing import Any
 
@@ -43,6 +44,10 @@ class LazyGroup(Group):
         from .render import prepare_streams
 
         prepare_streams()
+        if any(name.endswith("_COMPLETE") for name in os.environ):
+            from .completion import register  # a TAB: bash gets card names quoted
+
+            register()
         return super().main(*args, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:

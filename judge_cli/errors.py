@@ -14,20 +14,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["GET_CARDS", "GET_DOCUMENTS", "GET_RULES", "Problem", "describe"]
+__all__ = ["CARDS_URL", "GET_CARDS", "GET_DOCUMENTS", "GET_RULES", "Problem", "describe"]
 
 GET_RULES = (
     "To get the full rules, run `judge update`, or download the .txt from "
     "https://magic.wizards.com/en/rules and run `judge index build FILE`."
 )
+CARDS_URL = "https://mtgjson.com/api/v5/AtomicCards.json.xz"
+"""MTGJSON's AtomicCards file, which ``judge cards update`` downloads by default."""
 GET_CARDS = (
-    "Download MTGJSON's AtomicCards file (https://mtgjson.com/api/v5/AtomicCards.json.xz) "
-    "and run `judge cards import FILE`."
+    "Run `judge cards update` to download MTGJSON's AtomicCards file, or download it"
+    f" ({CARDS_URL}) and run `judge cards import FILE`."
 )
 """How to get card data, said whenever there is none."""
 _USE_CARDS = "Use MTGJSON's AtomicCards file (.json, .json.gz or .json.xz)."
 _REF_FORMS = "A rule reference looks like 704.5j, 704.5, 704, 7 or 601.2a-h."
 _RULES_PAGE = "https://magic.wizards.com/en/rules"
+_CARDS_PAGE = "https://mtgjson.com/downloads/all-files/"
 _NEXT_STEP = f"find the .txt link on {_RULES_PAGE} and pass it with --url"
 
 
@@ -101,42 +104,85 @@ def _notes(exc: Any) -> str:
     return f"{exc}. Notes must be a Markdown text file."
 
 
+@dataclass(frozen=True)
+class _Fetched:
+    """The words a fetch error's next step needs, for one thing that is fetched."""
+
+    default: str
+    """The address used when no --url is given."""
+    next_step: str
+    """Where to find the right address by hand, and how to pass it."""
+    what: str
+    """What the file must be ("a rules file")."""
+    kept: Callable[[Any], str]
+    """What still works after the failure."""
+    after: Callable[[Any], str]
+    """A sentence said after the other messages (what was stored), or ``""``."""
+
+
+_FETCHED = {
+    "rules": _Fetched(
+        _RULES_PAGE,
+        _NEXT_STEP,
+        "a rules file",
+        lambda e: "The stored editions still work",
+        lambda e: "",
+    ),
+    "cards": _Fetched(
+        CARDS_URL,
+        f"find the AtomicCards link on {_CARDS_PAGE} and pass it with --url",
+        "a card file",
+        lambda e: (
+            "The card data stored before still answers" if e.kept else "No card data is stored yet"
+        ),
+        lambda e: " " + _nothing_stored(e),
+    ),
+}
+
+
 def _fetch(error: Any) -> str:
-    """A fetch error: what failed, then the next step (for the CR update, `judge update`)."""
+    """A fetch error: what failed, then the next step for what was being fetched."""
     from index import fetch
 
-    url = error.url
+    words = _FETCHED.get(error.purpose, _FETCHED["rules"])
+    problem = _fetch_problem(error, words)
+    if isinstance(error, fetch.UnreachableError):
+        return problem  # it says what still works already
+    return problem + words.after(error)
+
+
+def _fetch_problem(error: Any, words: _Fetched) -> str:
+    from index import fetch
+
+    url, step = error.url, words.next_step
     if isinstance(error, fetch.UnreachableError):  # time-outs included
         return (
-            f"could not reach {url} ({error.reason}). The stored editions still work; try again"
+            f"could not reach {url} ({error.reason}). {words.kept(error)}; try again"
             " when online, or pass --url with a file you downloaded (a path or a file:// URL)."
         )
     if isinstance(error, fetch.BadURLError):
         return (
             f"cannot fetch {url!r}: {error.reason}; check it, or leave out --url to use"
-            f" {_RULES_PAGE}."
+            f" {words.default}."
         )
     if isinstance(error, fetch.HTTPStatusError) and error.status < 500:
-        return f"{url} answered {error.status} {error.reason}; {_NEXT_STEP}."
+        return f"{url} answered {error.status} {error.reason}; {step}."
     if isinstance(error, fetch.RedirectError):
-        return f"{url} redirects {error.reason}; {_NEXT_STEP}."
+        return f"{url} redirects {error.reason}; {step}."
     if isinstance(error, fetch.TooLargeError):
         if error.size is None:
-            return (
-                f"{url} is larger than the {error.limit} bytes a rules file can be; {_NEXT_STEP}."
-            )
+            return f"{url} is larger than the {error.limit} bytes {words.what} can be; {step}."
         return (
-            f"{url} is {error.size} bytes, more than the {error.limit} a rules file can be;"
-            f" {_NEXT_STEP}."
+            f"{url} is {error.size} bytes, more than the {error.limit} {words.what} can be; {step}."
         )
     if isinstance(error, fetch.NotRulesFileError):
-        return f"{url} is not a Comprehensive Rules text file ({error.reason}); {_NEXT_STEP}."
+        return f"{url} is not a Comprehensive Rules text file ({error.reason}); {step}."
     if isinstance(error, fetch.NoRulesLinkError):
         return (
-            f"no Comprehensive Rules .txt link found on {fetch.printable(url)}; {_NEXT_STEP}"
+            f"no Comprehensive Rules .txt link found on {fetch.printable(url)}; {step}"
             " (or download the file and pass its path with --url)."
         )
-    return str(error)  # a server error (try again later), a truncated download
+    return str(error)  # a server error (try again later), a truncated download, a wrong sha256
 
 
 GET_DOCUMENTS = (
@@ -251,7 +297,10 @@ _REBUILD = ". Rebuild it with `judge index build FILE`."
 _REBUILD_INDEX = ". Run `judge index build FILE` with the edition's .txt to rebuild it."
 _ADD_SEMANTIC = f". Install the extra with {INSTALL_SEMANTIC}, then try again."
 _GIVE_FROM = ": give --from, or store an older edition."
-_REIMPORT = ". Import the card file again with `judge cards import FILE`."
+_REIMPORT = (
+    ". Download it again with `judge cards update`, or import the file again with"
+    " `judge cards import FILE`."
+)
 _INSTALL_EXTRA = '. Install it with: pip install "judge-cli[{e.extra}]"'
 _OTHER_PORT = ". Give another with --port, or stop what is using it."
 

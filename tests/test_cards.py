@@ -270,8 +270,9 @@ def test_no_card_store(judge_home: Path) -> None:
     code, out = run("card", "Platinum Angel")
     assert code == 1
     assert out == (
-        f"Error: no card data is stored in {judge_home}. Download MTGJSON's AtomicCards file "
-        "(https://mtgjson.com/api/v5/AtomicCards.json.xz) and run `judge cards import FILE`.\n"
+        f"Error: no card data is stored in {judge_home}. Run `judge cards update` to download "
+        "MTGJSON's AtomicCards file, or download it (https://mtgjson.com/api/v5/AtomicCards.json.xz)"
+        " and run `judge cards import FILE`.\n"
     )
     code, out = run("cards")
     assert code == 0 and out.startswith(f"No card data is stored in {judge_home}.")
@@ -298,7 +299,10 @@ def test_damaged_store(cards_home: Path) -> None:
     code, out = run("card", "Platinum Angel")
     assert code == 1
     assert out.startswith("Error: the stored card data is damaged: ")
-    assert out.endswith("Import the card file again with `judge cards import FILE`.\n")
+    assert out.endswith(
+        "Download it again with `judge cards update`, or import the file again with"
+        " `judge cards import FILE`.\n"
+    )
     code, out = run("cards")
     assert code == 1 and "damaged" in out
 

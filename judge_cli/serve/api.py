@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .routes import Ask, get, post
+from .routes import Ask, BadRequest, get, post
 
 if TYPE_CHECKING:
     from starlette.routing import Route
@@ -117,6 +117,20 @@ def history(ask: Ask) -> Any:
     return {"rule": ref.strip(), "events": [e.to_json() for e in events]}
 
 
+def card(ask: Ask) -> Any:
+    """``judge card NAME... --json``: ``/api/card/NAME``, or ``/api/card?name=A&name=B``."""
+    from ..card_render import card_answer
+
+    names = [ask.path["name"]] if ask.path.get("name") else []
+    names += ask.every("name")
+    if not [name for name in names if name.strip()]:
+        raise BadRequest("give a card name: /api/card/NAME, or /api/card?name=A&name=B")
+    named = bool(ask.query.get("edition"))
+    db = ask.editions.cards.get()
+    finder = ask.editions.keyword_finder
+    return card_answer(db, names, ask.edition, named=named, finder=finder).json
+
+
 def routes() -> list[Route]:
     """The ``/api`` routes (``edition=`` on each)."""
     return [
@@ -127,6 +141,9 @@ def routes() -> list[Route]:
         get("/api/editions", editions),
         get("/api/diff", diff),
         get("/api/history/{ref}", history),
-        # DESIGN.md's /api/card/{name}, /api/ipg/{ref} and /api/mtr/{ref} go here, each one
-        # function like those above over the library call of `judge card`, `ipg`, `mtr`.
+        # A card's name may hold a slash ("Fire // Ice"): the rest of the path is the name.
+        get("/api/card/{name:path}", card),
+        get("/api/card", card),
+        # DESIGN.md's /api/ipg/{ref} and /api/mtr/{ref} go here, each one function like those
+        # above over the library call of `judge ipg`, `mtr`.
     ]
