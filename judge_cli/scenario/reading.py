@@ -17,11 +17,13 @@ from .format import (
     MAX_PLAYERS,
     SECTORS,
     Fill,
+    Given,
     Spec,
     hint_item,
     keys_of,
     pairs_of,
     parse_pt,
+    pt_change,
     specs,
     top_keys,
 )
@@ -340,11 +342,20 @@ class Reader:
     def read_objects(self, cls: type, raw: list[dict[str, Any]], players: list[str]) -> list[Any]:
         valid = keys_of(cls)
         merged: list[Mapping[str, Any]] = list(raw)
-        if self.fill is not None:
-            # The filled keys come first, so that an id can default to a name a card gave.
-            for i, data in enumerate(raw):
-                self.check_keys(data, f"objects[{i}]", valid)
-                merged[i] = self._filled(cls, data, f"objects[{i}]")
+        filled: list[frozenset[str]] = [frozenset()] * len(raw)
+        needs = {s.key: s.meta["fill"] for s in specs(cls) if s.meta.get("fill")}
+        for i, data in enumerate(raw):
+            self.check_keys(data, f"objects[{i}]", valid)
+            if self.fill is not None:
+                # The filled keys come first, so that an id can default to a name a card gave.
+                merged[i], filled[i] = self._filled(cls, data, f"objects[{i}]")
+            else:
+                for key, source in needs.items():
+                    if data.get(key) is not None:
+                        raise self.value_error(
+                            f"objects[{i}].{key}",
+                            f"`{key}:` is filled from {source}, and the board was read without it",
+                        )
         names = [self.get_str(o, "name", f"objects[{i}]") for i, o in enumerate(merged)]
         counts: dict[str, int] = {}
         for name in names:
@@ -354,7 +365,6 @@ class Reader:
         ids: dict[str, int] = {}
         for i, given in enumerate(merged):
             path = f"objects[{i}]"
-            self.check_keys(raw[i], path, valid)
             data = dict(given)
             name = names[i] or ""
             # An object's id defaults to its name, when no other object has that name.
@@ -364,7 +374,7 @@ class Reader:
                     raise self.value_error(path, "an object needs an `id:` or a `name:`")
                 if counts[name] > 1:
                     raise self.reference_error(
-                        f"{path}.name",
+                        f"{path}.name" if "name" in raw[i] else path,
                         f"the name {name!r} is not unique, so this object needs an `id:`",
                     )
                 object_id = name
@@ -383,11 +393,17 @@ class Reader:
                     )
                 data = {**data, "controller": players[0]}
             fields = self.read_fields(cls, data, path, players, skip=("id", "name"))
-            objects.append(cls(id=object_id, name=name, **fields))
+            obj = cls(id=object_id, name=name, **fields)
+            if filled[i]:
+                self._record_given(cls, obj, filled[i], self.written[object_id])
+            objects.append(obj)
         return objects
 
-    def _filled(self, cls: type, data: Mapping[str, Any], path: str) -> dict[str, Any]:
-        """The object's keys from :attr:`fill`, then the file's own on top (see the module)."""
+    def _filled(
+        self, cls: type, data: Mapping[str, Any], path: str
+    ) -> tuple[dict[str, Any], frozenset[str]]:
+        """The object's keys from :attr:`fill`, then the file's own on top (see the module), and
+        the keys the fill gave that the file did not write."""
         assert self.fill is not None
         try:
             filled = dict(self.fill(data, path))
@@ -404,7 +420,26 @@ class Reader:
                     filled.pop(member, None)
             if any(member in data for member in members):
                 filled.pop(pair, None)
-        return {**filled, **data}
+        return {**filled, **data}, frozenset(filled) - frozenset(data)
+
+    @staticmethod
+    def _record_given(cls: type, obj: Any, keys: frozenset[str], written: frozenset[str]) -> None:
+        """Remembers what the fill gave ``obj`` (:class:`.format.Given`); a filled P/T is the
+        printed one, so the object's P/T counters and effects are added to it."""
+        values: dict[str, Any] = {}
+        change = pt_change(getattr(obj, "counters", {}), getattr(obj, "effects", ()))
+        index: dict[str, int] = {}
+        for members in pairs_of(cls).values():
+            index.update({m: n for n, m in enumerate(members)})
+        for spec in specs(cls):
+            pair = spec.meta.get("pair")
+            if spec.key not in keys and not (pair and pair in keys):
+                continue
+            value = getattr(obj, spec.name)
+            values[spec.name] = value
+            if pair == "pt" and value is not None:
+                setattr(obj, spec.name, value + change[index[spec.key]])
+        obj.given = Given(values, written)
 
     def check_references(self, board: Any) -> None:
         """Every reference to an object (or player) names one on the board."""
