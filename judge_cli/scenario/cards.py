@@ -52,7 +52,7 @@ first ``card:``, and each name is looked up once.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -63,8 +63,16 @@ if TYPE_CHECKING:
     from index.cards.store import CardStore
 
     from .board import BoardState
+    from .loader import Scenario
 
-__all__ = ["CHARACTERISTICS", "CardFill", "CardUse", "card_values", "face_keywords"]
+__all__ = [
+    "CHARACTERISTICS",
+    "CardFill",
+    "CardUse",
+    "card_values",
+    "face_keywords",
+    "load_with_cards",
+]
 
 CHARACTERISTICS = ("name", "types", "supertypes", "subtypes", "colors", "pt", "keywords", "enchant")
 """The keys a card may give (``pt`` for ``power`` and ``toughness``), in the format's order."""
@@ -358,3 +366,15 @@ def _faces(card: Card, name: str) -> tuple[tuple[Face, ...], str]:
         f"the card data lacks the face '{missing}' of '{card.name}'; write its characteristics "
         "in the file instead of `card:`",
     )
+
+
+def load_with_cards(
+    load: Callable[[CardFill], Scenario], store: CardStore | None = None
+) -> tuple[Scenario, list[CardUse]]:
+    """``load(fill)`` (a scenario loader given the fill), and the objects that name cards.
+
+    The card database is opened only if the board names a card, and closed before returning.
+    """
+    with CardFill(store) as fill:
+        scenario = load(fill)
+        return scenario, fill.uses(scenario.board)

@@ -297,8 +297,10 @@ def to_dict(obj: Any) -> dict[str, Any]:
                 target.update({s.key: v for s, v in kept})
             continue
         value = getattr(obj, spec.name)
-        if given is not None and spec.name in given.values:
-            if spec.key not in given.written and value == given.values[spec.name]:
+        if given is not None and spec.key in given.written:
+            pass  # over what the source gave, even when it is the default (`keywords: []`)
+        elif given is not None and spec.name in given.values:
+            if value == given.values[spec.name]:
                 continue
         elif spec.has_default and not meta.get("always") and value == spec.default:
             continue

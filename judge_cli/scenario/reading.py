@@ -395,7 +395,8 @@ class Reader:
             fields = self.read_fields(cls, data, path, players, skip=("id", "name"))
             obj = cls(id=object_id, name=name, **fields)
             if filled[i]:
-                self._record_given(cls, obj, filled[i], self.written[object_id])
+                keys = filled[i] - self.written[object_id]
+                self._record_given(cls, obj, keys, self.written[object_id])
             objects.append(obj)
         return objects
 
@@ -403,7 +404,7 @@ class Reader:
         self, cls: type, data: Mapping[str, Any], path: str
     ) -> tuple[dict[str, Any], frozenset[str]]:
         """The object's keys from :attr:`fill`, then the file's own on top (see the module), and
-        the keys the fill gave that the file did not write."""
+        the keys the fill gave (those of a pair the file wrote left out)."""
         assert self.fill is not None
         try:
             filled = dict(self.fill(data, path))
@@ -420,7 +421,7 @@ class Reader:
                     filled.pop(member, None)
             if any(member in data for member in members):
                 filled.pop(pair, None)
-        return {**filled, **data}, frozenset(filled) - frozenset(data)
+        return {**filled, **data}, frozenset(filled)
 
     @staticmethod
     def _record_given(cls: type, obj: Any, keys: frozenset[str], written: frozenset[str]) -> None:
