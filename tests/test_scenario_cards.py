@@ -687,3 +687,46 @@ def test_card_text_is_shown_safely(cli: click.Group, tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["check", write(tmp_path, "b.yaml", text)])
     assert result.exit_code == 1
     assert "\x1b" not in result.output and "\\x1b" in result.output
+
+
+# --- the server ---------------------------------------------------------------------------
+
+
+def test_api_check_answers_the_cli_json_for_a_board_with_cards(home: Path, tmp_path: Path) -> None:
+    pytest.importorskip("starlette", reason="the serve extra is not installed")
+    pytest.importorskip("uvicorn", reason="the serve extra is not installed")
+    from .servefixture import fetch, running
+
+    path = write(tmp_path, "board.yaml", CITADEL)
+    cli_json = CliRunner().invoke(judge, ["check", path, "--json"])
+    assert cli_json.exit_code == 0, cli_json.output
+    bad = b"players: [Alice]\nobjects:\n  - {card: Platnum Angel}\n"
+    with running(home) as base:
+        answer = fetch(base, "/api/check", method="POST", body=CITADEL.encode())
+        refused = fetch(base, "/api/check", method="POST", body=bad)
+    assert answer.status == 200, answer.body
+    assert answer.json() == json.loads(cli_json.output)
+    assert answer.json()["cards"][0]["from_file"] == ["types", "pt"]
+    assert refused.status == 400
+    assert refused.json() == {
+        "error": "board.yaml, line 3, key 'objects[0].card': no card named 'Platnum Angel' in "
+        "the card data; did you mean 'Platinum Angel'? Fix the file and run "
+        "`judge check board.yaml` again.",
+        "status": 400,
+    }
+
+
+def test_api_check_without_card_data(judge_home: Path) -> None:
+    pytest.importorskip("starlette", reason="the serve extra is not installed")
+    pytest.importorskip("uvicorn", reason="the serve extra is not installed")
+    from .servefixture import fetch, running
+
+    doc = Document(edition="2025-02-07", rules=dict(RULES))
+    EditionStore(judge_home).add_document(doc, "test", "0" * 64)
+    plain = b"players: [Alice]\nobjects: [{id: a, types: [creature], pt: 0/0}]\n"
+    with running(judge_home) as base:
+        answer = fetch(base, "/api/check", method="POST", body=CITADEL.encode())
+        fine = fetch(base, "/api/check", method="POST", body=plain)
+    assert answer.status == 404
+    assert answer.json()["error"].startswith(f"no card data is stored in {judge_home}. Download")
+    assert fine.status == 200 and fine.json()["cards"] == []

@@ -31,8 +31,8 @@ def test_keys_are_the_fields() -> None:
     names = [f.name for f in fields(Permanent) if not f.metadata.get("internal")]
     assert set(OBJECT_KEYS) == (set(names) - {"copy_of"}) | {"copy", "pt"}
     assert OBJECT_KEYS[:13] == (
-        "id", "name", "card", "zone", "owner", "controller", "types", "supertypes", "subtypes", "colors",
-        "pt", "power", "toughness",
+        "id", "name", "card", "zone", "owner", "controller", "types", "supertypes", "subtypes",
+        "colors", "pt", "power", "toughness",
     )  # fmt: skip
 
 
