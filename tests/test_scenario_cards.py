@@ -444,6 +444,8 @@ def test_card_values_of_one_face() -> None:
          "Troll'?", ("Thrun, the Last Troll",)),
         ("Xyzzy Quux Frobnitz", "no card named 'Xyzzy Quux Frobnitz' in the card data", ()),
         ("[1]", "expected a card's name, got [1]", ()),
+        ("ab" * 101, "no card named '" + "ab" * 20 + "…': a card's name is at most 200 characters",
+         ()),
     ],
 )  # fmt: skip
 def test_a_name_not_in_the_store(

@@ -67,6 +67,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHARACTERISTICS",
+    "MAX_NAME",
     "CardFill",
     "CardUse",
     "card_values",
@@ -79,6 +80,9 @@ CHARACTERISTICS = ("name", "types", "supertypes", "subtypes", "colors", "pt", "k
 
 COLOR_NAMES = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 
+MAX_NAME = 200
+"""The longest card name looked up (the longest printed is 141 characters): "did you mean" on a
+longer one would take seconds for every thousand characters."""
 _TAKEN = ("exact", "face", "folded")
 """The lookups a board's ``card:`` accepts (see the module)."""
 _SPLIT = ("split", "aftermath")
@@ -272,6 +276,11 @@ class CardFill:
         if isinstance(name, bool) or not isinstance(name, str | int | float):
             raise FillError("card", f"expected a card's name, got {name!r}")
         text = str(name)
+        if len(text) > MAX_NAME:
+            raise FillError(
+                "card",
+                f"no card named '{text[:40]}…': a card's name is at most {MAX_NAME} characters",
+            )
         key = " ".join(text.split()).casefold()
         found = self._cache.get(key)
         if found is None:
