@@ -14,6 +14,8 @@ from typing import Any
 import click
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from index.cards.lookup import CardDB, Face
 from index.cards.store import CardStore
@@ -732,3 +734,66 @@ def test_api_check_without_card_data(judge_home: Path) -> None:
     assert answer.status == 404
     assert answer.json()["error"].startswith(f"no card data is stored in {judge_home}. Download")
     assert fine.status == 200 and fine.json()["cards"] == []
+
+
+# --- round trip, as a property ------------------------------------------------------------
+
+CARD_NAMES = [
+    "Grizzly Bears",
+    "Darksteel Citadel",
+    "Thrun, the Last Troll",
+    "insectile aberration",
+    "Pacifism",
+    "White Knight",
+    "Tarmogoyf",
+    "Jace, the Mind Sculptor",
+    "Life // Death",
+]
+_OVERRIDES = st.fixed_dictionaries(
+    {},
+    optional={
+        "pt": st.sampled_from(["0/0", "4/4", "2/2", "1/3"]),
+        "power": st.integers(-1, 5),
+        "types": st.sampled_from([[], ["creature"], ["artifact", "creature"]]),
+        "keywords": st.sampled_from([[], ["indestructible"], ["protection from white"]]),
+        "colors": st.sampled_from([[], ["white"]]),
+        "name": st.sampled_from(["Other", "Grizzly Bears"]),
+        "counters": st.dictionaries(
+            st.sampled_from(["+1/+1", "-1/-1", "+2/+0", "loyalty"]), st.integers(0, 3), max_size=3
+        ),
+        "effects": st.lists(st.just({"source": "anthem", "pt": "+1/+1"}), max_size=2),
+        "damage": st.integers(0, 5),
+        "zone": st.sampled_from(["battlefield", "graveyard"]),
+    },
+).filter(lambda d: not ("pt" in d and "power" in d))
+
+
+@pytest.fixture(scope="module")
+def card_store(tmp_path_factory: pytest.TempPathFactory) -> CardStore:
+    folder = tmp_path_factory.mktemp("cards")
+    store = CardStore(folder / "home")
+    store.import_cards(write_cards(folder / "cards.json.xz", atomic(fixture_cards())))
+    return store
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(st.tuples(st.sampled_from(CARD_NAMES), _OVERRIDES), min_size=1, max_size=6))
+def test_a_board_with_cards_reads_back_the_same(
+    card_store: CardStore, objects: list[tuple[str, dict[str, Any]]]
+) -> None:
+    raw = [{"id": "anthem", "name": "Anthem", "types": ["enchantment"]}]
+    raw += [{"id": f"o{i}", "card": name, **extra} for i, (name, extra) in enumerate(objects)]
+    text = json.dumps({"players": ["Alice"], "objects": raw})
+
+    def read(text: str) -> BoardState:
+        scenario, _ = load_with_cards(
+            lambda fill: load_scenario_text(text, "b.json", fill=fill), card_store
+        )
+        return scenario.board
+
+    board = read(text)
+    assert read(json.dumps(board.to_dict())) == board
+    final = replay(board, Document(edition="2025-02-07")).final
+    assert read(json.dumps(final.to_dict())) == final
