@@ -389,6 +389,7 @@ def _face(text: str, keywords: list[str]) -> Face:
             None,
         ),
         ("Hexproof from black", ["Hexproof from"], ["hexproof from black"], None),
+        ("Hexproof from monocolored", ["Hexproof"], ["hexproof from monocolored"], None),
         ("Ward—Pay 2 life.", ["Ward"], ["ward"], None),
         ("Equip {2}", ["Equip"], ["equip"], None),
         ("Landfall — Whenever a land you control enters, draw a card.", ["Landfall"], [], None),

@@ -128,7 +128,7 @@ def face_keywords(face: Face) -> tuple[list[str], str | None]:
                 lowered = keyword.lower()
                 if lowered == "enchant":
                     enchant = enchant or clause[len(keyword) :].strip() or None
-                elif lowered in _QUALITY:
+                elif lowered in _QUALITY or clause[len(keyword) :].startswith(" from "):
                     keywords.append(clause.lower())
                 else:
                     keywords.append(lowered)
