@@ -59,6 +59,9 @@ _BOARD_NAMES = {"json": "board.json", "markdown": "board.md"}
 
 def check(ask: Ask) -> Any:
     """``judge check FILE --json``, the board POSTed as YAML, JSON or a Markdown question."""
+    from index.cards.store import CardStore
+
+    from ..scenario.cards import load_with_cards
     from ..scenario.loader import ScenarioSyntaxError, load_scenario_text
     from ..scenario.ruling import ruling_json
     from ..scenario.sba import Note, replay
@@ -69,7 +72,10 @@ def check(ask: Ask) -> Any:
         text = ask.body.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ScenarioSyntaxError(name, None, None, f"not UTF-8 text ({exc.reason})") from None
-    scenario = load_scenario_text(text, name)
+    # The card data of the data folder the editions come from, opened only for a board with cards.
+    scenario, cards = load_with_cards(
+        lambda fill: load_scenario_text(text, name, fill=fill), CardStore(ask.editions.store.root)
+    )
     board = scenario.board
     edition = ask.query.get("edition") or None
     ed = ask.editions.get(edition or board.edition)
@@ -79,7 +85,7 @@ def check(ask: Ask) -> Any:
         # The command's note, word for word, so that the two answers stay the same.
         note = f"--edition {edition} overrides the file's edition {board.edition}"
         result.notes.insert(0, Note(rules.loop_rule, note))
-    out = ruling_json(result, scenario.question)
+    out = ruling_json(result, scenario.question, cards)
     if ed.is_sample:
         out["sample"] = True
     return out
