@@ -336,3 +336,12 @@ def test_did_you_mean_without_trigram_index(cards_home: Path) -> None:
     with CardDB.open(CardStore(cards_home)) as db:
         _check(db, "Platnum Angel", "Platinum Angel", "fuzzy")
         assert db.suggest("Grizly Baers Xq") == ["Grizzly Bears"]
+
+
+def test_a_very_long_name_is_answered_at_once(cards_home: Path) -> None:
+    import time
+
+    start = time.monotonic()
+    code, out = run("card", "x" * 20_000)
+    assert code == 1 and out.startswith("Error: no card named")
+    assert time.monotonic() - start < 5  # was minutes: every name compared with the paragraph

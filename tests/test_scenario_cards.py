@@ -681,10 +681,9 @@ def test_check_without_card_data_says_how_to_get_it(judge_home: Path, tmp_path: 
     path = write(tmp_path, "b.yaml", CITADEL)
     result = CliRunner().invoke(judge, ["check", path])
     assert result.exit_code == 1
-    assert result.output == (
-        f"Error: no card data is stored in {judge_home}. Download MTGJSON's AtomicCards file "
-        "(https://mtgjson.com/api/v5/AtomicCards.json.xz) and run `judge cards import FILE`.\n"
-    )
+    from judge_cli.errors import GET_CARDS
+
+    assert result.output == f"Error: no card data is stored in {judge_home}. {GET_CARDS}\n"
 
 
 def test_card_text_is_shown_safely(cli: click.Group, tmp_path: Path) -> None:
@@ -733,7 +732,7 @@ def test_api_check_without_card_data(judge_home: Path) -> None:
         answer = fetch(base, "/api/check", method="POST", body=CITADEL.encode())
         fine = fetch(base, "/api/check", method="POST", body=plain)
     assert answer.status == 404
-    assert answer.json()["error"].startswith(f"no card data is stored in {judge_home}. Download")
+    assert answer.json()["error"].startswith(f"no card data is stored in {judge_home}. Run `judge cards update`")
     assert fine.status == 200 and fine.json()["cards"] == []
 
 

@@ -115,6 +115,11 @@ def _ratio(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
+MAX_NAME = 200
+"""The longest name worth spelling-matching: the longest card's name has 141 characters, and
+comparing a pasted paragraph with 36,000 names would take seconds (quadratic in its length)."""
+
+
 def _trigram_query(key: str) -> str | None:
     grams = {key[i : i + 3] for i in range(len(key) - 2)}
     if not grams:
@@ -275,7 +280,7 @@ class CardDB:
     def closest(self, name: str, count: int = 5) -> list[tuple[float, int]]:
         """``(ratio, card id)`` of the cards spelt closest to ``name``, closest first."""
         key = fold_name(name)
-        query = _trigram_query(key)
+        query = _trigram_query(key) if len(key) <= MAX_NAME else None
         if query is None:
             return []
         if self._has_trigrams():
