@@ -162,6 +162,13 @@ def _no_document(exc: Any) -> str:
     )
 
 
+def _no_older_document(exc: Any) -> str:
+    return (
+        f"no {_label(exc.kind)} older than {exc.newer} is stored: give --from, or store an "
+        f"older one with `judge index build FILE`."
+    )
+
+
 def _unknown_section(exc: Any) -> str:
     label = _label(exc.kind)
     if exc.by_name:
@@ -261,6 +268,7 @@ _TABLE: list[tuple[str, str, int, Explain]] = [
     ("index.cards.errors", "OlderSnapshotError", 409, _then(". Nothing was changed.")),
     ("index.cards.errors", "CardWriteError", 507, _cards_unwritten),
     ("index.tournament.store", "NoDocumentError", 404, _no_document),
+    ("index.tournament.store", "NoOlderDocumentError", 404, _no_older_document),
     ("index.tournament.store", "DocumentStoreError", 500, _then(_REBUILD)),
     ("index.tournament.lookup", "UnknownSectionError", 404, _unknown_section),
     ("index.tournament.model", "DocumentReadError", 400, _unreadable_document),

@@ -34,6 +34,7 @@ __all__ = [
     "DocumentStore",
     "DocumentStoreError",
     "NoDocumentError",
+    "NoOlderDocumentError",
     "SectionIndex",
     "group_of",
 ]
@@ -63,6 +64,15 @@ class NoDocumentError(LookupError):
         else:
             have = ", ".join(stored) if stored else "none"
             super().__init__(f"{kind} {wanted} is not stored (stored: {have})")
+
+
+class NoOlderDocumentError(LookupError):
+    """Raised when a comparison needs an edition of a document older than the one given."""
+
+    def __init__(self, kind: str, newer: str) -> None:
+        self.kind = kind
+        self.newer = newer
+        super().__init__(f"no {kind} older than {newer} is stored")
 
 
 class DocumentInfo(NamedTuple):
@@ -198,6 +208,17 @@ class DocumentStore:
         if len(matches) == 1:
             return matches[0]
         raise NoDocumentError(kind, key, dates)
+
+    def edition_before(self, kind: str, wanted: str | None) -> str:
+        """The newest stored edition of ``kind`` older than ``wanted`` (default: the newest).
+
+        Raises :class:`NoDocumentError`, and :class:`NoOlderDocumentError` when none is older.
+        """
+        newer = self.resolve(kind, wanted)
+        older = [d for d in self.dates(kind) if d < newer]
+        if not older:
+            raise NoOlderDocumentError(kind, newer)
+        return older[-1]
 
     def in_force(self, kind: str, date: str) -> str | None:
         """The edition of ``kind`` in force on ``date`` (else the earliest stored after it)."""
