@@ -101,40 +101,73 @@ def _notes(exc: Any) -> str:
     return f"{exc}. Notes must be a Markdown text file."
 
 
+@dataclass(frozen=True)
+class _Fetched:
+    """The words a fetch error's next step needs, for one thing that is fetched."""
+
+    default: str
+    """The address used when no --url is given."""
+    next_step: str
+    """Where to find the right file by hand, and what to do with it."""
+    what: str
+    """What the file must be ("a rules file")."""
+    kept: str
+    """What still works after the failure."""
+
+
+_DOCUMENTS_PAGE = "https://wpn.wizards.com/en/rules-documents"
+_FETCHED = {
+    "rules": _Fetched(_RULES_PAGE, _NEXT_STEP, "a rules file", "The stored editions still work"),
+    "documents": _Fetched(
+        _DOCUMENTS_PAGE,
+        f"download the PDF from {_DOCUMENTS_PAGE} and run `judge index build FILE`",
+        "a tournament document",
+        "The stored documents still work",
+    ),
+}
+"""By :attr:`~index.fetch.errors.FetchError.purpose`: the CR update, the documents' update."""
+
+
 def _fetch(error: Any) -> str:
-    """A fetch error: what failed, then the next step (for the CR update, `judge update`)."""
+    """A fetch error: what failed, then the next step for what was being fetched."""
     from index import fetch
 
-    url = error.url
+    words = _FETCHED.get(getattr(error, "purpose", "rules"), _FETCHED["rules"])
+    url, step = error.url, words.next_step
     if isinstance(error, fetch.UnreachableError):  # time-outs included
         return (
-            f"could not reach {url} ({error.reason}). The stored editions still work; try again"
+            f"could not reach {url} ({error.reason}). {words.kept}; try again"
             " when online, or pass --url with a file you downloaded (a path or a file:// URL)."
         )
     if isinstance(error, fetch.BadURLError):
         return (
             f"cannot fetch {url!r}: {error.reason}; check it, or leave out --url to use"
-            f" {_RULES_PAGE}."
+            f" {words.default}."
         )
     if isinstance(error, fetch.HTTPStatusError) and error.status < 500:
-        return f"{url} answered {error.status} {error.reason}; {_NEXT_STEP}."
+        return f"{url} answered {error.status} {error.reason}; {step}."
     if isinstance(error, fetch.RedirectError):
-        return f"{url} redirects {error.reason}; {_NEXT_STEP}."
+        return f"{url} redirects {error.reason}; {step}."
     if isinstance(error, fetch.TooLargeError):
         if error.size is None:
-            return (
-                f"{url} is larger than the {error.limit} bytes a rules file can be; {_NEXT_STEP}."
-            )
+            return f"{url} is larger than the {error.limit} bytes {words.what} can be; {step}."
         return (
-            f"{url} is {error.size} bytes, more than the {error.limit} a rules file can be;"
-            f" {_NEXT_STEP}."
+            f"{url} is {error.size} bytes, more than the {error.limit} {words.what} can be; {step}."
         )
     if isinstance(error, fetch.NotRulesFileError):
-        return f"{url} is not a Comprehensive Rules text file ({error.reason}); {_NEXT_STEP}."
+        return f"{url} is not a Comprehensive Rules text file ({error.reason}); {step}."
     if isinstance(error, fetch.NoRulesLinkError):
         return (
-            f"no Comprehensive Rules .txt link found on {fetch.printable(url)}; {_NEXT_STEP}"
+            f"no Comprehensive Rules .txt link found on {fetch.printable(url)}; {step}"
             " (or download the file and pass its path with --url)."
+        )
+    documents = sys.modules.get("index.fetch.documents")
+    if documents is not None and isinstance(error, documents.NotDocumentFileError):
+        return f"{url} is not a tournament document PDF ({error.reason}); {step}."
+    if documents is not None and isinstance(error, documents.NoDocumentLinkError):
+        return (
+            f"no {error.what} link found on {fetch.printable(url)}; {step}"
+            " (or pass the PDF's address or path with --url)."
         )
     return str(error)  # a server error (try again later), a truncated download
 

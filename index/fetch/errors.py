@@ -32,6 +32,9 @@ class FetchError(Exception):
 
     def __init__(self, url: str, message: str) -> None:
         self.url = url
+        self.purpose = "rules"
+        """What was being fetched, so that the next step named can fit it: ``rules`` (the CR
+        update), ``documents`` (set by the tournament documents' update as the error passes)."""
         super().__init__(message)
 
 

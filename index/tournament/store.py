@@ -196,6 +196,10 @@ class DocumentStore:
             if p.is_dir() and not p.name.startswith(".") and self._current(kind, p.name)
         )
 
+    def has(self, kind: str, edition: str) -> bool:
+        """Checks if this edition of ``kind`` is stored (with a complete build)."""
+        return kind in KINDS and self._current(kind, edition) is not None
+
     def resolve(self, kind: str, wanted: str | None) -> str:
         """The date an ``--edition`` value names for ``kind``: ``None``/``latest`` → newest."""
         dates = self.dates(kind)
