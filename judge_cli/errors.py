@@ -249,7 +249,10 @@ _STORE_DAMAGED = (
     ". Rebuild it with `judge index build FILE`,"
     " or remove it with `judge index remove {e.edition}`."
 )
-_REBUILD = ". Rebuild it with `judge index build FILE`."
+_REBUILD_DOCUMENT = (
+    ". Rebuild it with `judge index build FILE`,"
+    " or remove it with `judge index remove --doc {e.kind} {e.edition}`."
+)
 _REBUILD_INDEX = ". Run `judge index build FILE` with the edition's .txt to rebuild it."
 _GIVE_FROM = ": give --from, or store an older edition."
 _REIMPORT = ". Import the card file again with `judge cards import FILE`."
@@ -302,7 +305,7 @@ _TABLE: list[tuple[str, str, int, Explain]] = [
     ("index.cards.errors", "CardWriteError", 507, _cards_unwritten),
     ("index.tournament.store", "NoDocumentError", 404, _no_document),
     ("index.tournament.store", "NoOlderDocumentError", 404, _no_older_document),
-    ("index.tournament.store", "DocumentStoreError", 500, _then(_REBUILD)),
+    ("index.tournament.store", "DocumentStoreError", 500, _then(_REBUILD_DOCUMENT)),
     ("index.tournament.lookup", "UnknownSectionError", 404, _unknown_section),
     ("index.tournament.model", "DocumentReadError", 400, _unreadable_document),
     ("judge_cli.scenario.errors", "ScenarioError", 400, _fix_scenario),

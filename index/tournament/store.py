@@ -196,6 +196,39 @@ class DocumentStore:
             if p.is_dir() and not p.name.startswith(".") and self._current(kind, p.name)
         )
 
+    def damaged(self, kind: str) -> list[str]:
+        """The editions of ``kind`` whose folder is there but names no complete build."""
+        folder = self.documents_dir / kind
+        if kind not in KINDS or not folder.is_dir():
+            return []
+        return sorted(
+            p.name
+            for p in folder.iterdir()
+            if p.is_dir()
+            and not p.name.startswith(".")
+            and self._current(kind, p.name) is None
+            and any(c.name.startswith("b-") or c.name == "CURRENT" for c in p.iterdir())
+        )
+
+    def remove(self, kind: str, edition: str) -> None:
+        """Deletes a stored edition of ``kind`` (damaged or not). Raises :class:`NoDocumentError`.
+
+        Only the name of a stored (or damaged) edition is accepted: never a path.
+        """
+        import os
+        import shutil
+        import tempfile
+
+        # Compared with the names listed from the folder: "..", "/etc" or "a/b" are none.
+        if kind not in KINDS or edition not in (*self.dates(kind), *self.damaged(kind)):
+            raise NoDocumentError(kind, edition, self.dates(kind))
+        folder = self.documents_dir / kind
+        trash = Path(tempfile.mkdtemp(prefix=".trash-", dir=folder))
+        try:
+            os.replace(folder / edition, trash / edition)
+        finally:
+            shutil.rmtree(trash, ignore_errors=True)
+
     def has(self, kind: str, edition: str) -> bool:
         """Checks if this edition of ``kind`` is stored (with a complete build)."""
         return kind in KINDS and self._current(kind, edition) is not None
