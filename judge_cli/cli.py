@@ -246,8 +246,9 @@ def notes_remove(name: str) -> None:
     "--doc",
     type=click.Choice(list(KINDS)),
     default=None,
-    help="Remove an edition of a tournament document instead ("
-    "judge index remove --doc ipg 2024-04-15).",
+    metavar="DOC",
+    help="Remove an edition of a tournament document (mtr, ipg, jar, dmtr, dipg) instead:"
+    " judge index remove --doc ipg 2024-04-15.",
 )
 def index_remove(edition: str, doc: str | None) -> None:
     """Delete a stored edition (by its date, as `judge editions` lists it)."""

@@ -83,7 +83,9 @@ def _doc_option(func: Any) -> Any:
         "--doc",
         type=click.Choice(list(KINDS)),
         default=None,
-        help="A tournament document instead of the CR: REF is then one of its sections.",
+        metavar="DOC",
+        help="A tournament document instead of the CR (mtr, ipg, jar, dmtr, dipg): REF is then"
+        " one of its sections.",
     )(func)
 
 
