@@ -7,8 +7,10 @@ in turn (click, diff, history, …) so that all meet the same load; the CPU time
 reported too. In process, the pairing of the two MTRs alone is timed beside the CR's whole
 diff of two neighbouring editions (``benchmarks/diff_speed.py``'s first pair).
 
-Goal: a whole-document ``judge diff --doc mtr`` within 1 s cold (the MTR has 104 sections;
-the CR's whole diff of ~3,000 rules has a goal of 2 s in process).
+Goal: a whole-document ``judge diff --doc mtr``, cold, within 0.5 s of CPU time (the MTR has
+104 sections; the CR's whole diff of ~3,000 rules has a goal of 2 s in process). CPU time,
+not wall-clock time, decides: on a machine shared with other work the wall-clock figures of
+every command, ``import click`` included, swell together.
 
     python benchmarks/docs_diff_speed.py [--runs 11]
 """
@@ -25,7 +27,7 @@ from docs_speed import interleaved
 
 DOCS = ROOT.parent / "shared" / "judge-docs"
 FILES = ("mtr-20240513.pdf", "mtr-20260227.txt", "ipg-20240415.pdf", "ipg-20240923.txt")
-GOAL_MS = 1000.0
+GOAL_CPU_MS = 500.0
 
 
 def _in_process() -> tuple[float, float, int]:
@@ -90,10 +92,10 @@ def main() -> int:
     for name, (wall, cpu) in medians.items():
         ratio = f"{wall / base_wall:4.1f}x" if name.startswith("judge") else " base"
         print(f"{name:30} {wall:7.0f} ms wall {cpu:7.0f} ms CPU  {ratio}")
-    worst = max(w for n, (w, _) in medians.items() if n.startswith("judge diff"))
-    verdict = "ok" if worst <= GOAL_MS else "OVER GOAL"
-    print(f"slowest diff: {worst:.0f} ms (goal ≤ {GOAL_MS:.0f} ms): {verdict}")
-    return 0 if worst <= GOAL_MS else 1
+    worst = max(c for n, (_, c) in medians.items() if n.startswith("judge diff"))
+    verdict = "ok" if worst <= GOAL_CPU_MS else "OVER GOAL"
+    print(f"slowest diff: {worst:.0f} ms CPU (goal ≤ {GOAL_CPU_MS:.0f} ms): {verdict}")
+    return 0 if worst <= GOAL_CPU_MS else 1
 
 
 if __name__ == "__main__":

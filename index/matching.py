@@ -8,8 +8,8 @@ documents' (:mod:`index.tournament.diff`: sections). Each says how its texts are
   cheapest first: the same number and the same key; the same key under another number (a
   renumbering); similar keys (difflib ratio over words) among candidates that share rare words,
   with a small bonus for keeping the number or for staying under the parent's new number. A
-  scheme may add a fourth: parts it knows to be the same under their number however much their
-  text changed (:attr:`Scheme.is_kept`).
+  scheme may add a pass before the last: parts it knows to be the same under their number
+  however much their text changed (:attr:`Scheme.is_kept`).
 * :func:`changes`: the parts added, removed, changed or moved, as :class:`Change` records.
 * :func:`follow`: one part's :class:`Event` records across a series of editions.
 """
@@ -145,13 +145,8 @@ def pair(m: P) -> P:
         elif free and len(k.split()) > 3:
             m._pair(number, free[0])
 
-    # 3. Similar text, among candidates sharing rare words.
-    left_old = [n for n in old_keys if n not in m.forward]
-    left_new = [n for n in new_keys if n not in m.backward]
-    if left_old and left_new:
-        _match_similar(m, left_old, left_new, old_keys, new_keys, parent_agrees)
-
-    # 4. What the scheme says is still the same part under its number, rewritten.
+    # 3. What the scheme says is still the same part under its number, however rewritten (before
+    # the similarity pass, which it spares the longest texts).
     kept = m.scheme.is_kept
     if kept is not None:
         for number, rule in m.old.rules.items():
@@ -160,6 +155,12 @@ def pair(m: P) -> P:
                 continue
             if kept(rule, other):
                 m._pair(number, number)
+
+    # 4. Similar text, among candidates sharing rare words.
+    left_old = [n for n in old_keys if n not in m.forward]
+    left_new = [n for n in new_keys if n not in m.backward]
+    if left_old and left_new:
+        _match_similar(m, left_old, left_new, old_keys, new_keys, parent_agrees)
     return m
 
 

@@ -109,14 +109,13 @@ def diff(
     a whole section such as 2, Appendix B), and whitespace alone (a table's line breaks) is
     no change.
     """
-    from index.diff import diff_documents
-    from index.edition import edition_before
-
     if doc is not None:
         from .docs_diff import show_diff
 
         show_diff(doc, ref, from_, to, as_json)
         return
+    from index.diff import diff_documents
+    from index.edition import edition_before
 
     if from_ is None:
         from_ = edition_before(to, store=open_store())
@@ -176,14 +175,13 @@ def history(ref: str, edition: str | None, doc: str | None, as_json: bool) -> No
     section of a tournament document across its stored editions ("judge history --doc ipg
     2.1").
     """
-    from index.diff import history as rule_history
-    from index.edition import open_stored_editions
-
     if doc is not None:
         from .docs_diff import show_history
 
         show_history(doc, ref, edition, as_json)
         return
+    from index.diff import history as rule_history
+    from index.edition import open_stored_editions
 
     store = open_store()
     anchor = store.resolve(edition) if edition is not None else None

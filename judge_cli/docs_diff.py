@@ -89,14 +89,45 @@ def _lines(ops: list[WordOp]) -> list[list[WordOp]]:
     return lines
 
 
+# Above this many words on either side, a changed run of paragraphs is shown as removed and
+# added rather than word by word (a rewritten list of changes would take seconds to align).
+_WORD_DIFF_WORDS = 1500
+
+
+def _paragraph_lines(old: str, new: str) -> list[list[WordOp]]:
+    """The two texts as lines of word-diff ops: paragraphs paired first, then their words."""
+    import difflib
+
+    from glossary.fold import fold_text
+    from index.diff import WordOp, word_diff
+
+    a, b = old.split("\n"), new.split("\n")
+    matcher = difflib.SequenceMatcher(
+        None,
+        [" ".join(fold_text(p).split()) for p in a],
+        [" ".join(fold_text(p).split()) for p in b],
+        autojunk=False,
+    )
+    lines: list[list[WordOp]] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        before, after = "\n".join(a[i1:i2]), "\n".join(b[j1:j2])
+        if tag == "equal":
+            lines.extend([WordOp("equal", p)] for p in a[i1:i2])
+        elif tag == "replace" and max(len(before.split()), len(after.split())) <= _WORD_DIFF_WORDS:
+            # Re-wrapped paragraphs (a table broken otherwise) come out equal here.
+            lines.extend(_lines(word_diff(before, after)))
+        else:
+            lines.extend([WordOp("delete", p)] for p in a[i1:i2] if p)
+            lines.extend([WordOp("insert", p)] for p in b[j1:j2] if p)
+    return lines
+
+
 def _changed_paragraphs(old: str, new: str, color: bool) -> list[str]:
     """The paragraphs that changed, words marked, ``…`` where unchanged ones are left out."""
-    from index.diff import word_diff
-
     from .diff_commands import render_word_diff
 
     out: list[str] = []
-    for line in _lines(word_diff(old, new)):
+    for line in _paragraph_lines(old, new):
         if any(op.op != "equal" for op in line):
             out.append("    " + render_word_diff(line, color=color))
         elif out and out[-1] != "    …":

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from glossary.fold import fold_text
@@ -37,17 +38,20 @@ __all__ = [
     "section_history",
 ]
 
-# A reference to a section of the same document: a dotted number (not one of another document,
-# "IPG 2.1", "CR 704.5", nor part of a longer number), "section 4", "Appendix B".
-_OTHER_DOCUMENT = r"(?<!IPG )(?<!MTR )(?<!JAR )(?<!CR )(?<!rule )(?<!Rule )"
+# A reference to a section of the same document: a dotted number, "section 4", "Appendix B".
+# Each alternative starts with a literal character class, so most positions fail at once; what
+# comes before a match (another document's name, a longer number) is checked by _is_own.
 _REF_RE = re.compile(
-    _OTHER_DOCUMENT + r"(?<![\w.])(?P<dotted>\d{1,2}\.\d{1,2})(?![\w]|\.\d)"
-    r"|(?P<word>\b[Ss]ections?\s+)(?P<top>\d{1,2})\b(?!\.\d)"
-    r"|(?P<appendix>\bAppendix\s+)(?P<letter>[A-Z])\b"
+    r"(?=[\dSsA])(?:(?P<dotted>\d{1,2}\.\d{1,2})(?![\w]|\.\d)"
+    r"|(?P<word>[Ss]ections?\s+)(?P<top>\d{1,2})\b(?!\.\d)"
+    r"|(?P<appendix>Appendix\s+)(?P<letter>[A-Z])\b)"
 )
+# "IPG 2.1", "CR 704.5", "rule 103.4" name another document's numbers.
+_OTHER_DOCUMENT = ("IPG ", "MTR ", "JAR ", "CR ", "rule ", "Rule ")
 _WORD_RE = re.compile(r"[a-z0-9#]+")
 
 
+@lru_cache(maxsize=4096)
 def _flat(text: str | None) -> str:
     """Quotes and dashes folded, every run of whitespace one space."""
     return " ".join(fold_text(text or "").split())
@@ -58,6 +62,12 @@ def _map_refs(text: str, mapping: Mapping[str, str] | None) -> str:
     blanked to ``#`` when ``mapping`` is ``None``)."""
 
     def one(m: re.Match[str]) -> str:
+        start = m.start()
+        before = m.string[max(0, start - 5) : start]
+        if start and (before[-1].isalnum() or before[-1] in "._"):
+            return m[0]  # part of a longer word or number ("0.33", "v2.1")
+        if m["dotted"] and before.endswith(_OTHER_DOCUMENT):
+            return m[0]
         if m["dotted"]:
             number, prefix = m["dotted"], ""
         elif m["top"]:
