@@ -311,3 +311,24 @@ def test_real_mtr_diff_lists_the_changed_sections_and_nothing_from_the_layout() 
     changes = diff_sections(old, new)
     assert [(c.kind, c.old, c.new) for c in changes] == [("changed", n, n) for n in different]
     assert all(c.is_text_changed for c in changes)
+
+
+def test_changed_paragraphs_are_shown_and_the_rest_elided() -> None:
+    from judge_cli.docs_diff import _changed_paragraphs
+
+    old = "One stays.\nTwo stays.\nA table row\nthat wraps here.\nThree changes a little."
+    new = "One stays.\nTwo stays.\nA table\nrow that wraps\nhere.\nThree changes a lot."
+    # Only a gap between two changed paragraphs is marked.
+    assert _changed_paragraphs(old, new, color=False) == ["    Three changes a [-little-]{+lot+}."]
+    assert _changed_paragraphs("A.\nB.\nC.", "X.\nB.\nY.", color=False) == [
+        "    [-A-]{+X+}.",
+        "    …",
+        "    [-C-]{+Y+}.",
+    ]
+    # A rewrite too long to align word by word reads as its paragraphs removed and added.
+    long_old = " ".join(f"old{i}" for i in range(2000))
+    long_new = " ".join(f"new{i}" for i in range(2000))
+    assert _changed_paragraphs(f"Kept.\n{long_old}", f"Kept.\n{long_new}", color=False) == [
+        f"    [-{long_old}-]",
+        f"    {{+{long_new}+}}",
+    ]
