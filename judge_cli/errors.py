@@ -120,6 +120,7 @@ class _Fetched:
     """A sentence said after the other messages (what was stored), or ``""``."""
 
 
+_DOCUMENTS_PAGE = "https://wpn.wizards.com/en/rules-documents"
 _FETCHED = {
     "rules": _Fetched(
         _RULES_PAGE,
@@ -137,7 +138,15 @@ _FETCHED = {
         ),
         lambda e: " " + _nothing_stored(e),
     ),
+    "documents": _Fetched(
+        _DOCUMENTS_PAGE,
+        f"download the PDF from {_DOCUMENTS_PAGE} and run `judge index build FILE`",
+        "a tournament document",
+        lambda e: "The stored documents still work",
+        lambda e: "",
+    ),
 }
+"""By :attr:`~index.fetch.errors.FetchError.purpose`: the CR, the card and the documents' update."""
 
 
 def _fetch(error: Any) -> str:
@@ -182,6 +191,14 @@ def _fetch_problem(error: Any, words: _Fetched) -> str:
             f"no Comprehensive Rules .txt link found on {fetch.printable(url)}; {step}"
             " (or download the file and pass its path with --url)."
         )
+    documents = sys.modules.get("index.fetch.documents")
+    if documents is not None and isinstance(error, documents.NotDocumentFileError):
+        return f"{url} is not a tournament document PDF ({error.reason}); {step}."
+    if documents is not None and isinstance(error, documents.NoDocumentLinkError):
+        return (
+            f"no {error.what} link found on {fetch.printable(url)}; {step}"
+            " (or pass the PDF's address or path with --url)."
+        )
     return str(error)  # a server error (try again later), a truncated download, a wrong sha256
 
 
@@ -205,6 +222,13 @@ def _no_document(exc: Any) -> str:
     have = ", ".join(exc.stored) if exc.stored else "none"
     return (
         f"{label} {exc.wanted} is not stored (stored: {have}). Run `judge editions` to list them."
+    )
+
+
+def _no_older_document(exc: Any) -> str:
+    return (
+        f"no {_label(exc.kind)} older than {exc.newer} is stored: give --from, or store an "
+        f"older one with `judge index build FILE`."
     )
 
 
@@ -293,7 +317,10 @@ _STORE_DAMAGED = (
     ". Rebuild it with `judge index build FILE`,"
     " or remove it with `judge index remove {e.edition}`."
 )
-_REBUILD = ". Rebuild it with `judge index build FILE`."
+_REBUILD_DOCUMENT = (
+    ". Rebuild it with `judge index build FILE`,"
+    " or remove it with `judge index remove --doc {e.kind} {e.edition}`."
+)
 _REBUILD_INDEX = ". Run `judge index build FILE` with the edition's .txt to rebuild it."
 _ADD_SEMANTIC = f". Install the extra with {INSTALL_SEMANTIC}, then try again."
 _GIVE_FROM = ": give --from, or store an older edition."
@@ -352,7 +379,8 @@ _TABLE: list[tuple[str, str, int, Explain]] = [
     ("index.cards.errors", "OlderSnapshotError", 409, _then(". Nothing was changed.")),
     ("index.cards.errors", "CardWriteError", 507, _cards_unwritten),
     ("index.tournament.store", "NoDocumentError", 404, _no_document),
-    ("index.tournament.store", "DocumentStoreError", 500, _then(_REBUILD)),
+    ("index.tournament.store", "NoOlderDocumentError", 404, _no_older_document),
+    ("index.tournament.store", "DocumentStoreError", 500, _then(_REBUILD_DOCUMENT)),
     ("index.tournament.lookup", "UnknownSectionError", 404, _unknown_section),
     ("index.tournament.model", "DocumentReadError", 400, _unreadable_document),
     ("judge_cli.scenario.errors", "ScenarioError", 400, _fix_scenario),

@@ -732,7 +732,9 @@ def test_api_check_without_card_data(judge_home: Path) -> None:
         answer = fetch(base, "/api/check", method="POST", body=CITADEL.encode())
         fine = fetch(base, "/api/check", method="POST", body=plain)
     assert answer.status == 404
-    assert answer.json()["error"].startswith(f"no card data is stored in {judge_home}. Run `judge cards update`")
+    assert answer.json()["error"].startswith(
+        f"no card data is stored in {judge_home}. Run `judge cards update`"
+    )
     assert fine.status == 200 and fine.json()["cards"] == []
 
 

@@ -33,8 +33,8 @@ class FetchError(Exception):
     def __init__(self, url: str, message: str) -> None:
         self.url = url
         self.purpose = "rules"
-        """What was being fetched: ``rules`` (the CR update), or ``cards`` (set by the card
-        update as the error passes), so that the next step named can fit it."""
+        """What was being fetched, so that the next step named can fit it: ``rules`` (the CR
+        update), ``cards`` or ``documents`` (set by their updates as the error passes)."""
         self.kept: str | None = None
         """The date of the data still answering after the failure, when the caller knows it."""
         super().__init__(message)
