@@ -160,7 +160,7 @@ HOSTILE = [
     b"(" * 400,
     b"[" * 400,
     b"{" * 400,
-    b"\"" * 40,
+    b'"' * 40,
     b"Glossary\r\n",
     b"Credits\r\n",
     b"Contents\r\n",
