@@ -35,8 +35,8 @@ MAX_SUB_DIGITS = 4
 longer one is no rule number, and turning thousands of digits into an ``int`` is refused."""
 
 _NUMBER_RE = re.compile(
-    r"(?:(?P<rule>\d{3})(?:\.(?P<sub>\d{1,%d})(?P<letters>[a-z]{1,2})?)?|(?P<section>\d))"
-    % MAX_SUB_DIGITS
+    rf"(?:(?P<rule>\d{{3}})(?:\.(?P<sub>\d{{1,{MAX_SUB_DIGITS}}})(?P<letters>[a-z]{{1,2}})?)?"
+    r"|(?P<section>\d))"
 )
 
 
