@@ -63,6 +63,8 @@ def _not_stored(exc: Any) -> str:
 def _unknown_term(exc: Any) -> str:
     sample = exc.edition == "sample"
     where = "the bundled sample" if sample else f"the {exc.edition} edition"
+    if exc.edition is None:
+        where = "the glossary"
     hint = f" Did you mean: {', '.join(exc.suggestions)}?" if exc.suggestions else ""
     more = f" {GET_RULES}" if sample else f' Try `judge search "{exc.term}"`.'
     return f"no glossary entry for “{exc.term}” in {where}.{hint}{more}"
@@ -364,12 +366,13 @@ _TABLE: list[tuple[str, str, int, Explain]] = [
     ("index.numbers", "InvalidRuleReferenceError", 400, _then(f". {_REF_FORMS}")),
     ("glossary.lookup", "UnknownTermError", 404, _unknown_term),
     ("index.search.query", "QuerySyntaxError", 400, _then(".")),
-    ("index.search.schema", "NoSearchIndexError", 500, _then(_REBUILD_INDEX)),
+    ("index.search.build", "NoSearchIndexError", 500, _then(_REBUILD_INDEX)),
     ("index.errors", "FileReadError", 400, _file_read),
     ("index.errors", "StoreWriteError", 500, _store_write),
     ("index.decode", "FileTooLargeError", 413, _too_large),
     ("index.decode", "DecodeError", 400, _not_text),
     ("index.reader", "CRReadError", 400, _cr_read),
+    ("index.citecheck", "TooManyCitationsError", 413, _then(". Check the text in parts.")),
     ("index.ingest", "NotesError", 400, _notes),
     ("index.fetch", "FetchError", 502, _fetch),
     ("index.cards.errors", "NoCardStoreError", 404, _then(f". {GET_CARDS}")),
@@ -397,13 +400,21 @@ _USAGE = {"InvalidRuleReferenceError"}
 """Errors in the command line itself (exit status 2)."""
 
 
+# Line breaks in what a message quotes (a term typed with a newline, a line of a file): shown
+# as escapes, so that an error is always one line.
+_BREAKS = str.maketrans(
+    {"\n": "\\n", "\r": "\\r", "\x85": "\\x85", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+
+
 def describe(exc: BaseException) -> Problem | None:
     """The message for a library error, or ``None`` if ``exc`` is not one (a bug: let it show)."""
     for module_name, class_name, status, explain in _TABLE:
         module = sys.modules.get(module_name)
         kind = getattr(module, class_name, None) if module is not None else None
         if isinstance(kind, type) and isinstance(exc, kind):
-            return Problem(explain(exc), status, class_name in _USAGE)
+            message = explain(exc).strip().translate(_BREAKS)
+            return Problem(message, status, class_name in _USAGE)
     return None
 
 

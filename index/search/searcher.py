@@ -20,6 +20,7 @@ from .kinds import Scope, get_scope, kind_of
 from .pasted import find_question, is_pasted
 from .query import (
     FIELDS,
+    LONGEST_CORRECTED,
     OPERATORS,
     SECTION_RE,
     check_length,
@@ -284,7 +285,7 @@ def _suggest(src: OpenIndex, words: list[str]) -> list[str]:
         low = word.lower()
         # Known: too short to correct, a question word (never indexed), or indexed as its stem.
         if (
-            len(low) < 3
+            not 3 <= len(low) <= LONGEST_CORRECTED
             or low in QUESTION_WORDS
             or any(src.doc_frequency(f, stem(low)) for f in FIELDS)
         ):
