@@ -41,17 +41,18 @@ HUB_URL = "https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2/resolve
 """The default base address: ``<HUB_URL>/<file>`` is each file."""
 
 HUB_SHA256: dict[str, str] = {
-    # The hub's own ONNX export (an LFS file: 90,405,214 bytes).
-    "onnx/model.onnx": "6fd5d72fe4589f189f8ebc006442dbb529bb7ce38f8082112682524616046452",
     "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
     "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
     "sentence_bert_config.json": "fc1993fde0a95c24ec6c022539d41cf6e2f7c9721e5415d6fb6897472a9cd4b7",
     "1_Pooling/config.json": "4be450dde3b0273bb9787637cfbd28fe04a7ba6ab9d36ac48e92b11e350ffc23",
+    # The hub's own ONNX export (an LFS file: 90,405,214 bytes).
+    "onnx/model.onnx": "6fd5d72fe4589f189f8ebc006442dbb529bb7ce38f8082112682524616046452",
 }
 """sha256 of each file as the hub publishes it."""
 
 HUB_FILES = tuple(HUB_SHA256)
-"""What is downloaded: the weights, the tokenizer and the settings the embedder reads."""
+"""What is downloaded, in this order (the small files first: a wrong address fails before the
+90 MB): the tokenizer, the settings the embedder reads, the weights."""
 
 _LIMITS = {"onnx/model.onnx": 1 << 30}
 """The most bytes a file may have (the weights; the others are a few hundred KiB at most)."""
