@@ -132,6 +132,7 @@ class SemanticSearch:
         self._installed: InstalledModel | None = None
         self._looked = False
         self._model: Embedder | None = None
+        self._builder: Encoder | None = None
         self._vectors: dict[Path, tuple[float, Vectors]] = {}
 
     @classmethod
@@ -221,20 +222,26 @@ class SemanticSearch:
     ) -> bool:
         """(Re)builds a build folder's vectors if missing or stale; returns whether it did.
 
-        A build embeds many texts: the model is loaded for that (prepacked, on every core)
-        apart from the one that embeds questions.
+        Texts whose vectors ``reuse`` (other build folders) holds are not embedded again.
         """
+        from .vectors import ensure_vectors
+
+        return ensure_vectors(folder, self.builder(), document, progress=progress, reuse=reuse)
+
+    def builder(self) -> Encoder:
+        """The active model loaded to embed many texts (every core, weights prepacked), once."""
         import os
 
-        from .vectors import ensure_vectors
+        from .models import NoModelError
 
         installed = self.installed()
         if installed is None:
-            from .models import NoModelError
-
             raise NoModelError(None, self.store.names())
-        builder = installed.load(threads=min(4, os.cpu_count() or 1), prepack=True)
-        return ensure_vectors(folder, builder, document, progress=progress, reuse=reuse)
+        with self._lock:
+            if self._builder is None:
+                threads = min(4, os.cpu_count() or 1)
+                self._builder = installed.load(threads=threads, prepack=True)
+            return self._builder
 
 
 def nearest_builds(store: EditionStore, date: str | None, *, but: str | None = None) -> list[Path]:
