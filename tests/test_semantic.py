@@ -415,7 +415,8 @@ def test_rule_define_and_completion_import_no_model_runtime(tmp_path: Path) -> N
     code = (
         "import sys\n"
         "from judge_cli.cli import cli\n"
-        "for args in (['rule', '704.5j'], ['define', 'legend rule'], ['model'], ['--help']):\n"
+        "for args in (['rule', '704.5j'], ['define', 'legend rule'], ['model'], ['--help'],\n"
+        "             ['card', 'Darksteel Citadel'], ['search', 'legend rule']):\n"
         "    try:\n"
         "        cli(args, prog_name='judge')\n"
         "    except SystemExit:\n"
