@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -371,3 +372,46 @@ def test_search_without_the_extra_answers_as_before(tmp_path: Path) -> None:
     assert blocked[0] == "unavailable"
     assert blocked[1] == run("free", "0")[1]  # exactly search alone
     assert run("free", "1")[0] == "current"
+
+
+# --- the server ------------------------------------------------------------------------------
+
+
+def test_the_server_embeds_in_the_background_then_re_ranks_as_the_cli(tmp_path: Path) -> None:
+    from index.search import build_search_index
+
+    from .servefixture import fetch, running
+
+    home = tmp_path / "home"
+    mini = ROOT / "tests" / "fixtures" / "mini-cr.txt"
+    EditionStore(home).add_bytes(mini.read_bytes(), mini.name, extra=build_search_index)
+    ModelStore(home).import_folder(shared_model())  # after the edition: it has no vectors yet
+    route = "/api/search?q=" + "I%27m%20at%20zero%2C%20am%20I%20out%3F"
+    from judge_cli.serve import state
+
+    told: list[str] = []
+    original = state.Editions.__init__
+
+    def telling(self: state.Editions, store: EditionStore, notice: object = None) -> None:
+        original(self, store, told.append)
+
+    import unittest.mock
+
+    with unittest.mock.patch.object(state.Editions, "__init__", telling), running(home) as base:
+        first = fetch(base, route).json()
+        assert "semantic" not in first  # not embedded yet: search alone answers
+        deadline = time.monotonic() + 600
+        while not any(t.startswith("Edition 2030-03-01 embedded") for t in told):
+            assert time.monotonic() < deadline, told
+            time.sleep(0.2)
+        served = fetch(base, route).json()
+    assert told[0].startswith("Embedding edition 2030-03-01 for the semantic re-rank")
+    result = CliRunner().invoke(
+        cli, ["search", "--json", "I'm at zero, am I out?"], env={"JUDGE_HOME": str(home)}
+    )
+    assert result.exit_code == 0, result.output
+    mine = json.loads(result.output)
+    assert served["semantic"] == mine["semantic"]
+    assert [r["id"] for r in served["results"]] == [r["id"] for r in mine["results"]]
+    for a, b in zip(served["results"], mine["results"], strict=True):
+        assert a["similarity"] == pytest.approx(b["similarity"], abs=2e-4)

@@ -134,6 +134,7 @@ class SemanticSearch:
         self._model: Embedder | None = None
         self._builder: Encoder | None = None
         self._vectors: dict[Path, tuple[float, Vectors]] = {}
+        self._status: dict[Path, tuple[tuple[int, int] | None, str]] = {}
 
     @classmethod
     def for_root(cls, root: Path, *, warm: bool = False) -> SemanticSearch:
@@ -154,10 +155,12 @@ class SemanticSearch:
         """Whether the re-rank can run for an edition's build folder: see :data:`CURRENT`.
 
         Cheap (no numpy, no model): the extra is looked for, then the model's record and the
-        vectors file's header are read.
+        vectors file's header are read, the header again only when the file changed. The
+        model is looked up once: a long-lived process sees a model installed later when it
+        starts again.
         """
         from . import is_available
-        from .vectors import vectors_status
+        from .vectors import FILE, vectors_status
 
         if folder is None or scope not in _RERANKED_SCOPES:
             return OFF
@@ -166,7 +169,19 @@ class SemanticSearch:
         installed = self.installed()
         if installed is None:
             return NO_MODEL
-        return vectors_status(folder, installed.digest)
+        try:
+            st = (folder / FILE).stat()
+            stamp: tuple[int, int] | None = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = None
+        with self._lock:
+            kept = self._status.get(folder)
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
+        status = vectors_status(folder, installed.digest)
+        with self._lock:
+            self._status[folder] = (stamp, status)
+        return status
 
     def model(self) -> Embedder:
         """The active model, loaded on first use; raises ``NoModelError``, ``ModelLoadError``."""
