@@ -1,7 +1,8 @@
 """Speed and memory of the semantic re-rank (``index.semantic``) beside search alone.
 
-Usage: ``python benchmarks/semantic_speed.py [--runs 7]`` (needs ../shared/corpus,
-../shared/models and the semantic extra).
+Usage: ``python benchmarks/semantic_speed.py [--runs 7] [--without-extra VENV]`` (needs
+../shared/corpus, ../shared/models and the semantic extra; ``VENV``: judge installed without
+the extra, e.g. ``python3 -m venv VENV && VENV/bin/pip install -e .``).
 
 1. Cold one-shot: ``judge search`` with the re-rank and with ``--no-semantic``, beside a bare
    whoosh script running the same query on the same index, and the library's steps timed one
@@ -131,7 +132,7 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _cold(home: Path, runs: int, question: str) -> None:
+def _cold(home: Path, runs: int, question: str, without: Path | None = None) -> None:
     from index.search import search_index_folder
 
     env = environment(JUDGE_HOME=str(home))
@@ -144,6 +145,11 @@ def _cold(home: Path, runs: int, question: str) -> None:
     runs_of = {
         "bare whoosh script": [sys.executable, "-c", BARE_WHOOSH, str(live), question],
         "judge search --no-semantic": [*judge, "--no-semantic", question],
+        **(
+            {"judge search, no extra": [str(without / "bin" / "judge"), "search", question]}
+            if without is not None
+            else {}
+        ),
         "judge search (re-rank)": [*judge, question],
         "library: search": [*script, "0"],
         "library: search + re-rank": [*script, "1"],
@@ -266,6 +272,13 @@ def _vectors(home: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument(
+        "--without-extra",
+        type=Path,
+        default=None,
+        metavar="VENV",
+        help="a virtual environment with judge installed without the semantic extra, timed too",
+    )
     args = parser.parse_args(argv)
     if not (MODEL / "onnx" / "model.onnx").is_file():
         sys.exit(f"no model in {MODEL}: this benchmark needs ../shared/models")
@@ -275,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         home = _home(Path(tmp))
         for question in (QUESTION, "legend rule"):
-            _cold(home, args.runs, question)
+            _cold(home, args.runs, question, args.without_extra)
         _warm(home)
         _vectors(home)
     return 0

@@ -241,7 +241,9 @@ def test_a_question_sharing_no_word_with_its_rule(
     strict=True,
     reason=(
         "all-MiniLM-L6-v2 reads 'artifact land' and not '0/0': over the whole 2025-02-07 "
-        "edition it ranks 704.5f 188th for this question (43rd against the rules' text alone)"
+        "edition it ranks 704.5f 188th for this question (its passages include four players' "
+        "phrasings of 'toughness 0'), search alone 72nd; re-ranking 100 deep, or adding the "
+        "model's 50 nearest, still leaves it out of the top 10"
     ),
 )
 def test_the_issue_s_0_0_artifact_land_question(
