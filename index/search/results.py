@@ -86,9 +86,10 @@ class SearchResults:
     (see :func:`index.semantic.searching.reranked_search`)."""
     semantic_status: str = "off"
     """Why the re-rank did or did not run: ``current`` (it ran), ``off`` (not asked),
-    ``unavailable`` (the extra is not installed), ``no-model``, or the vectors' state
+    ``unavailable`` (the extra is not installed), ``no-model``, the vectors' state
     (``missing``, ``model``, ``edition``, ``phrasings``: see
-    :func:`index.semantic.vectors_status`)."""
+    :func:`index.semantic.vectors_status`), or ``error`` (the model or the vectors could not
+    be read: search alone answered, with a warning)."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``judge search --json`` object (``semantic`` only when the re-rank ran)."""
