@@ -157,6 +157,7 @@ def _embed_newest(*, quiet: bool) -> None:
     from index.edition import open_edition
 
     from .common import ProgressLine, open_store, stderr_is_terminal
+    from .search_command import embed_edition
 
     ed = open_edition(None, store=open_store())
     if ed.is_sample or ed.semantic_status() == "current":
@@ -166,7 +167,7 @@ def _embed_newest(*, quiet: bool) -> None:
         echo(f"Embedding edition {ed.label} for the semantic re-rank…", err=True)
     bar = ProgressLine("Embedding", "passages") if terminal else None
     try:
-        ed.build_vectors(progress=bar)
+        embed_edition(ed, bar)
     finally:
         if bar is not None:
             bar.finish()

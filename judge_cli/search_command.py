@@ -13,7 +13,7 @@ vectors yet, with progress).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -118,10 +118,25 @@ def _prepare_vectors(ed: Edition, scope: str) -> None:
     )
     bar = common.ProgressLine("Embedding", "passages") if common.stderr_is_terminal() else None
     try:
-        ed.build_vectors(progress=bar)
+        embed_edition(ed, bar)
     finally:
         if bar is not None:
             bar.finish()
+
+
+def embed_edition(ed: Edition, progress: Any = None) -> bool:
+    """``ed.build_vectors()``, a failure told as a warning: search alone still answers."""
+    from index.errors import os_reason
+    from index.semantic import ModelLoadError
+
+    try:
+        return ed.build_vectors(progress=progress)
+    except ModelLoadError as exc:
+        reason = str(exc)
+    except OSError as exc:
+        reason = f"the vectors could not be written: {os_reason(exc)}"
+    echo(f"Warning: edition {ed.label} not embedded ({reason}); searching by words.", err=True)
+    return False
 
 
 def _hint_once(ed: Edition, status: str) -> None:

@@ -261,3 +261,34 @@ def test_index_build_embeds_with_a_model_installed(
     build = EditionStore(tmp_path).build_path("2030-03-01")
     assert build is not None and made == [True]
     assert read_header(build)["model"] == enc.digest  # type: ignore[index]
+
+
+@pytest.mark.parametrize("failure", ["read-only", "damaged model"])
+def test_a_failed_embedding_is_a_warning_and_search_answers(
+    home: tuple[Path, FakeEncoder], monkeypatch: pytest.MonkeyPatch, failure: str
+) -> None:
+    import errno
+
+    from index.semantic import ModelLoadError
+
+    root, _ = home
+
+    def fail(self: Edition, progress: Any = None) -> bool:
+        if failure == "read-only":
+            raise OSError(errno.EROFS, "Read-only file system")
+        raise ModelLoadError(root / "models", "onnx/model.onnx", "cannot be loaded (damaged)")
+
+    monkeypatch.setattr(Edition, "semantic_status", lambda self, scope="all": "missing")
+    monkeypatch.setattr(Edition, "build_vectors", fail)
+    result = CliRunner().invoke(cli, ["search", "legend rule"], env={"JUDGE_HOME": str(root)})
+    assert result.exit_code == 0, result.output
+    reason = (
+        "the vectors could not be written: Read-only file system"
+        if failure == "read-only"
+        else f"{root / 'models' / 'onnx' / 'model.onnx'}: cannot be loaded (damaged)"
+    )
+    assert (
+        f"Warning: edition 2030-03-01 not embedded ({reason}); searching by words.\n"
+        in result.output
+    )
+    assert "704.5j" in result.output
