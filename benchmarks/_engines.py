@@ -3,8 +3,9 @@
 * :class:`Bm25Baseline`: sqlite FTS5 with its bm25() ranking (the baseline);
 * :class:`Lexical`: ``judge search`` (``index.search.Searcher``) on a whoosh index of
   the edition, with the phrasing files or without them (:func:`phrasings_removed`);
-* :class:`Reranked`: the same, then ``index.semantic.rerank`` over its pool, as a user with the
-  semantic extra gets it;
+* :class:`Reranked`: the same with the semantic re-rank, through
+  ``index.semantic.searching.reranked_search`` (what ``Edition.search`` runs for a user with the
+  extra and a model);
 * :class:`Dense`: the model's nearest documents alone (for information).
 
 Vectors are built with ``index.semantic.ensure_vectors`` in a cache folder, so a second run
@@ -113,16 +114,9 @@ class Lexical:
         self.ix.close()
 
 
-def _stub(rid: str) -> SearchResult:
-    """A hit for a document the model adds to the pool (ids are all the benchmark reads)."""
-    if rid.startswith("glossary:"):
-        term = rid.split(":", 1)[1]
-        return SearchResult(rid, "glossary", None, term, 0.0, "")
-    return SearchResult(rid, "rule", rid, None, 0.0, "")
-
-
 class Reranked:
-    """``judge search`` then the semantic re-rank of its pool (``index.semantic.rerank``)."""
+    """``judge search`` with the semantic re-rank: ``index.semantic.reranked_search``, the
+    function ``Edition.search`` calls, on the same Searcher as :class:`Lexical`."""
 
     def __init__(
         self,
@@ -139,22 +133,21 @@ class Reranked:
         self.seconds: list[float] = []
 
     def __call__(self, text: str) -> list[str]:
-        from index.semantic import rerank
+        from index.semantic.searching import reranked_search
 
-        pool = self.lexical.results(text, max(DEPTH, self.depth))
         start = time.perf_counter()
-        ranked = rerank(
+        found = reranked_search(
+            self.lexical.searcher,
             text,
-            pool,
             self.vectors,
             self.model,
+            limit=DEPTH,
             weight=self.weight,
             depth=self.depth,
             add=self.add,
-            make=_stub,
         )
         self.seconds.append(time.perf_counter() - start)
-        return [r.id for r in ranked[:DEPTH]]
+        return [r.id for r in found.results]
 
 
 class Dense:

@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 
     from .model import Document, Rule, XRefs
     from .numbers import RuleRef
-    from .search import SearchResults
+    from .search import Searcher, SearchResults
+    from .semantic.searching import SemanticSearch
     from .store import EditionInfo
     from .warm import SearcherPool
 
@@ -164,6 +165,7 @@ class Edition:
         self._families: set[str] = set()
         self._glossary: Glossary | None = None
         self._searchers: SearcherPool | None = None
+        self._semantic: SemanticSearch | None = None
 
     def __repr__(self) -> str:
         return f"open_edition({self.label!r})"
@@ -235,6 +237,11 @@ class Edition:
         self.terms  # noqa: B018  (indexes the glossary now, not in a request)
         if self._searchers is None:
             self._searchers = SearcherPool()
+        if self._semantic is None:
+            from .semantic.searching import SemanticSearch
+
+            # A server embeds many questions: the model's weights are repacked once for speed.
+            self._semantic = SemanticSearch.for_root(self.store.root, warm=True)
         return self
 
     def close(self) -> None:
@@ -351,23 +358,80 @@ class Edition:
 
     # --- search ---------------------------------------------------------------------------
 
-    def search(self, query: str, *, limit: int = 10, scope: str = "all") -> SearchResults:
+    def search(
+        self, query: str, *, limit: int = 10, scope: str = "all", semantic: bool = True
+    ) -> SearchResults:
         """Ranked search over the rules, examples, glossary and notes (see :mod:`index.search`).
 
-        Raises :class:`~index.search.QuerySyntaxError` for a query that cannot be searched.
+        With ``semantic`` (the default), the results are re-ranked by meaning when the semantic
+        extra and a model are installed and this edition's vectors are current (see
+        :mod:`index.semantic.searching`); the results' ``semantic_status`` says whether they
+        were and why not. Raises :class:`~index.search.QuerySyntaxError` for a query that
+        cannot be searched.
         """
         from .search import Searcher
 
         folder = self._search_folder()
         notes = self._notes_folders()
+        status = self.semantic_status(scope) if semantic else "off"
         if self._searchers is None:
             with Searcher.open(folder, notes, edition=self.date) as searcher:
-                found = searcher.search(query, limit=limit, scope=scope)
+                found = self._search_with(searcher, folder, query, limit, scope, status)
         else:
             with self._searchers.borrow(folder, notes, self.date) as searcher:
-                found = searcher.search(query, limit=limit, scope=scope)
+                found = self._search_with(searcher, folder, query, limit, scope, status)
         found.edition = self.date
         return found
+
+    def _search_with(
+        self, searcher: Searcher, folder: Path, query: str, limit: int, scope: str, status: str
+    ) -> SearchResults:
+        if status == "current":
+            from .semantic import ModelLoadError, NoModelError, VectorsError
+
+            try:
+                return self.semantic.search(searcher, query, folder, limit=limit, scope=scope)
+            except (ModelLoadError, NoModelError, VectorsError) as exc:
+                # A damaged model or vectors file must not stop a search: search alone answers.
+                if self.notice is not None:
+                    self.notice(f"Warning: the semantic re-rank is off ({exc}).")
+                status = "error"
+        found = searcher.search(query, limit=limit, scope=scope)
+        found.semantic_status = status
+        return found
+
+    @property
+    def semantic(self) -> SemanticSearch:
+        """The data folder's semantic re-rank (the installed model, loaded on first use)."""
+        if self._semantic is None:
+            from .semantic.searching import SemanticSearch
+
+            self._semantic = SemanticSearch.for_root(self.store.root)
+        return self._semantic
+
+    def semantic_status(self, scope: str = "all") -> str:
+        """Whether :meth:`search` re-ranks by meaning: ``current``, or why not (cheap to ask).
+
+        ``off`` for the bundled sample and the scopes without vectors, ``unavailable`` without
+        the extra, ``no-model``, or the vectors' state (``missing``, ``model``, ``edition``,
+        ``phrasings``), which :meth:`build_vectors` fixes.
+        """
+        return self.semantic.status(self.path, scope)
+
+    def build_vectors(self, progress: Callable[[int, int], None] | None = None) -> bool:
+        """Embeds this edition for the semantic re-rank if its vectors are missing or stale.
+
+        Passages whose text another stored edition's vectors hold are not embedded again.
+        Returns whether anything was built; raises ``NoModelError``,
+        ``SemanticUnavailableError`` or ``ModelLoadError`` (:mod:`index.semantic`).
+        """
+        folder = self.path
+        if folder is None:
+            return False
+        from .semantic.searching import nearest_builds
+
+        others = nearest_builds(self.store, self.date, but=self.date)
+        return self.semantic.build(folder, lambda: self.document, reuse=others, progress=progress)
 
     @property
     def _cache(self) -> Path:

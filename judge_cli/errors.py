@@ -152,7 +152,41 @@ _FETCHED = {
 
 
 def _fetch(error: Any) -> str:
-    """A fetch error: what failed, then the next step for what was being fetched."""
+    """A fetch error: what failed, then the next step for what was fetched (its ``purpose``)."""
+    if getattr(error, "purpose", "rules") == "model":
+        return _fetch_model(error)
+    return _fetch_fetched(error)
+
+
+def _fetch_model(error: Any) -> str:
+    """A download of ``judge model install``: the library's sentence, then what to do."""
+    from index import fetch
+
+    if isinstance(error, fetch.HashMismatchError):
+        step = (
+            "The file is not the one published with all-MiniLM-L6-v2: a mirror given with --url"
+            " must serve the hub's files (or give its own hashes with --sums FILE)."
+        )
+    elif isinstance(
+        error,
+        (fetch.HTTPStatusError, fetch.RedirectError, fetch.BadURLError, fetch.TooLargeError),
+    ):
+        step = (
+            "--url must be the address under which tokenizer.json, config.json and "
+            "onnx/model.onnx are found; leave it out to use the Hugging Face hub."
+        )
+    elif isinstance(error, fetch.TruncatedDownloadError):
+        step = "Run `judge model install` again."
+    else:
+        step = (
+            "Try again when online, or copy the model folder from a machine that has it and run"
+            " `judge model import DIR`."
+        )
+    return f"{error} {_MODEL_UNCHANGED} {step}"
+
+
+def _fetch_fetched(error: Any) -> str:
+    """A fetch error of the rules, cards or documents: what failed, then the next step."""
     from index import fetch
 
     words = _FETCHED.get(error.purpose, _FETCHED["rules"])
@@ -280,6 +314,11 @@ MODEL_FOLDER = (
     "hub publishes sentence-transformers/all-MiniLM-L6-v2."
 )
 _MODEL_UNCHANGED = "Nothing was installed; the model installed before, if any, is still in use."
+_GET_MODEL = ". Run `judge model install` (or `judge model import DIR` with a local copy)."
+_SUMS_FORM = (
+    ". It lists one file a line as sha256sum writes it: the hash, two spaces, the path in "
+    "the model folder."
+)
 
 
 def _model_folder(exc: Any) -> str:
@@ -390,7 +429,8 @@ _TABLE: list[tuple[str, str, int, Explain]] = [
     ("index.semantic.model", "SemanticUnavailableError", 501, _then(_ADD_SEMANTIC)),
     ("index.semantic.models", "ModelFolderError", 400, _model_folder),
     ("index.semantic.models", "ModelCheckError", 400, _model_check),
-    ("index.semantic.models", "NoModelError", 404, _then(". Run `judge model import DIR`.")),
+    ("index.semantic.models", "NoModelError", 404, _then(_GET_MODEL)),
+    ("index.semantic.hub", "SumsFileError", 400, _then(_SUMS_FORM)),
     ("judge_cli.serve", "MissingExtraError", 500, _then(_INSTALL_EXTRA)),
     ("judge_cli.serve.command", "BindError", 500, _then(_OTHER_PORT)),
     ("judge_cli.web.export", "ExportFolderError", 400, _then(". Choose a new or empty folder.")),

@@ -78,23 +78,27 @@ def update(url: str | None, check_only: bool, docs: bool, as_json: bool) -> None
     from index.fetch import update as run_update
     from index.search import build_search_index
 
+    from .building import vectors_builder
     from .common import ProgressLine, echo, emit_json, open_store
     from .errors import describe
 
     store = open_store()
     interactive = _is_terminal() and not as_json
     bar = ProgressLine("Downloading", "KiB") if interactive else None
+    vectors = None if check_only else vectors_builder(store)
 
     def build(doc: Document, folder: Path) -> None:
         # Runs inside the new edition's folder before it goes live (see EditionStore.add_bytes).
         if bar is None:
             build_search_index(doc, folder)
-            return
-        bar.finish()
-        click.echo(f"Building the search index for {doc.edition}…", err=True)
-        indexing = ProgressLine("Indexing", "documents")
-        build_search_index(doc, folder, progress=indexing)
-        indexing.finish()
+        else:
+            bar.finish()
+            click.echo(f"Building the search index for {doc.edition}…", err=True)
+            indexing = ProgressLine("Indexing", "documents")
+            build_search_index(doc, folder, progress=indexing)
+            indexing.finish()
+        if vectors is not None:
+            vectors(doc, folder)
 
     try:
         result = run_update(store, url, check_only=check_only, progress=bar, extra=build)

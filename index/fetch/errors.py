@@ -30,6 +30,10 @@ def printable(text: str) -> str:
 class FetchError(Exception):
     """Raised when something cannot be fetched; ``url`` is the address that failed."""
 
+    purpose = "rules"
+    """What was being fetched, for the advice: ``rules`` (the CR update) or ``model`` (set by
+    :func:`index.semantic.hub.install_model`)."""
+
     def __init__(self, url: str, message: str) -> None:
         self.url = url
         self.purpose = "rules"

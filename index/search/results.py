@@ -38,10 +38,16 @@ class SearchResult:
     """For a rule found through one of its examples: that example's snippet."""
     source: str | None = None
     """For a section: the document it comes from."""
+    lexical_score: float | None = None
+    """After the semantic re-rank: the score search alone gave (``None``: the model added it)."""
+    similarity: float | None = None
+    """After the semantic re-rank: the cosine of the question and the document's closest text
+    (``None``: the document has no vector, or it was not re-ranked)."""
 
-    def to_json(self) -> dict[str, Any]:
-        """The ``judge search --json`` record (stable keys first)."""
-        return {
+    def to_json(self, *, reranked: bool = False) -> dict[str, Any]:
+        """The ``judge search --json`` record (stable keys first; the re-rank's parts when
+        ``reranked``)."""
+        out = {
             "id": self.id,
             "kind": self.kind,
             "number": self.number,
@@ -52,6 +58,11 @@ class SearchResult:
             "example": self.example,
             "source": self.source,
         }
+        if reranked:
+            lexical, similarity = self.lexical_score, self.similarity
+            out["lexical_score"] = None if lexical is None else round(lexical, 3)
+            out["similarity"] = None if similarity is None else round(similarity, 4)
+        return out
 
 
 @dataclass
@@ -68,16 +79,31 @@ class SearchResults:
     searched: str | None = None
     """For a long pasted question: the part of it that was searched (see
     :mod:`index.search.pasted`)."""
+    pinned: int = 0
+    """How many of the first results the query named by number (a re-rank leaves them first)."""
+    semantic: dict[str, Any] | None = None
+    """When the semantic re-rank ordered the results: the model and the settings
+    (see :func:`index.semantic.searching.reranked_search`)."""
+    semantic_status: str = "off"
+    """Why the re-rank did or did not run: ``current`` (it ran), ``off`` (not asked),
+    ``unavailable`` (the extra is not installed), ``no-model``, the vectors' state
+    (``missing``, ``model``, ``edition``, ``phrasings``: see
+    :func:`index.semantic.vectors_status`), or ``error`` (the model or the vectors could not
+    be read: search alone answered, with a warning)."""
 
     def to_json(self) -> dict[str, Any]:
-        """The ``judge search --json`` object."""
-        return {
+        """The ``judge search --json`` object (``semantic`` only when the re-rank ran)."""
+        reranked = self.semantic is not None
+        out: dict[str, Any] = {
             "edition": self.edition,
             "query": self.query,
-            "results": [r.to_json() for r in self.results],
+            "results": [r.to_json(reranked=reranked) for r in self.results],
             "suggestions": self.suggestions,
             "searched": self.searched,
         }
+        if reranked:
+            out["semantic"] = self.semantic
+        return out
 
 
 SNIPPET_CHARS = 240

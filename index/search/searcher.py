@@ -152,6 +152,22 @@ class Searcher:
                 raise ValueError("search on a closed Searcher")
             return self._search(query, max(1, min(limit, MAX_LIMIT)), where)
 
+    def find_record(self, doc_id: str, scope: str = "all") -> SearchResult | None:
+        """The record (score 0) of a rule or glossary entry of the edition's index, by id.
+
+        ``None`` when the index lacks it or ``scope`` does not search it.
+        """
+        where = get_scope(scope)
+        with self._lock:
+            if not self._opened:
+                raise ValueError("search on a closed Searcher")
+            fields = self._opened[0].find_document(doc_id)
+        if fields is None or fields.get("kind") not in ("rule", "glossary"):
+            return None
+        if where.match is not None and not any(fields.get(f) == v for f, v in where.match):
+            return None
+        return _record(fields, 0.0, frozenset())
+
     def _search(self, query: str, limit: int, scope: Scope) -> SearchResults:
         from .engine import whoosh
 
@@ -178,12 +194,14 @@ class Searcher:
             )
             children = [_rule_by_number(primary, h["number"], 0.0) for h in kids]
             out.results = (pinned + [c for c in children if c is not None])[:limit]
+            out.pinned = len(out.results)
             return out
         if numbers and not pinned and not rest:
             # Only rule numbers, none of them in this edition: say which are nearest.
             out.suggestions = _nearest_rules(primary, numbers[0])
             return out
         out.jumped = bool(pinned)
+        out.pinned = len(pinned)
         text = rest or cleaned
         hits = self._run(primary, text, limit, scope, seen)
         if len(self._opened) > 1:

@@ -8,6 +8,10 @@ read once, under a lock, and made warm (:meth:`~index.edition.Edition.keep_warm`
 it is read-only apart from its searcher pool, which is thread-safe.
 
 The card snapshot (:class:`WarmCards`) is one read-only sqlite connection per worker thread.
+
+An edition whose vectors for the semantic re-rank are missing or stale (a model installed after
+it was stored) is embedded in a background thread, once; until that is done its searches are
+search alone, as the results' ``semantic_status`` says.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ class Editions:
         self._warm: dict[_Key, Edition] = {}
         self._scenario_rules: dict[_Key, Any] = {}
         self._keyword_finders: dict[_Key, KeywordFinder] = {}
+        self._embedding: dict[_Key, threading.Thread] = {}
         self.cards = WarmCards(store.root)
         """The card snapshot of the same data folder."""
 
@@ -69,7 +74,42 @@ class Editions:
                     self._scenario_rules.pop(old, None)
                     self._keyword_finders.pop(old, None)
                 self._warm[key] = probe
+            self._embed_later(key, probe)
         return probe
+
+    def _embed_later(self, key: _Key, ed: Edition) -> None:
+        """Embeds ``ed`` in a background thread if a model is installed but its vectors are
+        missing or stale (searches meanwhile are search alone)."""
+        if ed.semantic_status() not in ("missing", "model", "edition", "phrasings"):
+            return
+
+        def embed() -> None:
+            try:
+                ed.build_vectors()
+            except Exception as exc:  # a model that cannot load: search alone goes on answering
+                if self.notice is not None:
+                    self.notice(f"Warning: edition {ed.label} not embedded ({exc}).")
+                return
+            if self.notice is not None:
+                self.notice(f"Edition {ed.label} embedded: searches are re-ranked by meaning.")
+
+        thread = threading.Thread(target=embed, name=f"embed-{ed.label}", daemon=True)
+        with self._lock:
+            if key in self._embedding:
+                return
+            self._embedding[key] = thread
+        if self.notice is not None:
+            self.notice(
+                f"Embedding edition {ed.label} for the semantic re-rank, in the background…"
+            )
+        thread.start()
+
+    def wait_embedded(self, timeout: float | None = None) -> None:
+        """Waits for the background embedding threads (for tests and an orderly shutdown)."""
+        with self._lock:
+            threads = list(self._embedding.values())
+        for thread in threads:
+            thread.join(timeout)
 
     def get(self, wanted: str | None) -> Edition:
         """The edition ``wanted`` names (default: the newest stored, else the bundled sample)."""
