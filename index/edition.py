@@ -28,6 +28,7 @@ from .store import EditionStore, NoEditionError
 if TYPE_CHECKING:
     from glossary.lookup import Glossary, Match
 
+    from .cards.mentions import CardNames
     from .model import Document, Rule
     from .numbers import RuleRef
     from .search import SearchResults
@@ -165,6 +166,8 @@ class Edition:
         self._families: set[str] = set()
         self._glossary: Glossary | None = None
         self._searchers: SearcherPool | None = None
+        self._cards: CardNames | None = None
+        self._cards_looked_for = False
 
     def __repr__(self) -> str:
         return f"open_edition({self.label!r})"
@@ -242,6 +245,9 @@ class Edition:
         """Closes the searchers :meth:`keep_warm` opened (searching opens them again)."""
         if self._searchers is not None:
             self._searchers.close()
+        if self._cards is not None:
+            self._cards.close()
+        self._cards, self._cards_looked_for = None, False
 
     def _load_sample(self) -> Document:
         from .sample import load_sample
@@ -361,14 +367,29 @@ class Edition:
 
         folder = self._search_folder()
         notes = self._notes_folders()
+        cards = self.card_names()
         if self._searchers is None:
-            with Searcher.open(folder, notes, edition=self.date) as searcher:
+            with Searcher.open(folder, notes, edition=self.date, cards=cards) as searcher:
                 found = searcher.search(query, limit=limit, scope=scope)
         else:
             with self._searchers.borrow(folder, notes, self.date) as searcher:
+                searcher.cards = cards
                 found = searcher.search(query, limit=limit, scope=scope)
         found.edition = self.date
         return found
+
+    def card_names(self) -> CardNames | None:
+        """The stored card snapshot, to read card names in questions with; ``None`` when no
+        cards are stored (or they cannot be read: search then reads words only, as before)."""
+        if not self._cards_looked_for:
+            self._cards_looked_for = True
+            # Only a data folder with cards pays for opening them (sqlite3 and all).
+            if (self.store.root / "cards" / "CURRENT").is_file():
+                from .cards.mentions import CardNames
+                from .cards.store import CardStore
+
+                self._cards = CardNames.find(CardStore(self.store.root))
+        return self._cards
 
     @property
     def _cache(self) -> Path:

@@ -68,6 +68,8 @@ class SearchResults:
     searched: str | None = None
     """For a long pasted question: the part of it that was searched (see
     :mod:`index.search.pasted`)."""
+    cards: list[str] = field(default_factory=list)
+    """The cards the query was read as naming (see :mod:`index.search.cardquery`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``judge search --json`` object."""
@@ -77,6 +79,7 @@ class SearchResults:
             "results": [r.to_json() for r in self.results],
             "suggestions": self.suggestions,
             "searched": self.searched,
+            "cards": self.cards,
         }
 
 

@@ -185,6 +185,71 @@ PLAYER_WORDS: dict[str, str] = {
     "on the board": "battlefield",
 }
 
+# What a player says happened, mapped to the words of the rules that decide it: the
+# state-based actions ("does it die", "survive"), winning and drawing (104), leaving the game
+# (800.4), priority and the order of triggers (117, 603.3b), simultaneity (704.3), zone changes
+# (400.7), redundant instances, control (613.1b). Applied like PLAYER_WORDS. Written from the
+# kinds of real questions the search missed (benchmarks/real-misses.tsv: "situation" and
+# "players-words"), looking at the tuning half only (odd ids; see benchmarks/relevance.py), and
+# kept to phrases any question about such a situation might use: no question's own wording.
+SITUATIONS: dict[str, str] = {
+    # does it die? the state-based actions
+    "does it die": '"state-based actions" OR "lethal damage" OR dies',
+    "would it die": '"state-based actions" OR "lethal damage" OR dies',
+    "still die": '"state-based actions" OR "lethal damage" OR dies',
+    "survive": '"state-based actions" OR "lethal damage" OR "toughness 0"',
+    "survives": '"state-based actions" OR "lethal damage" OR "toughness 0"',
+    "does it stay": '"state-based actions"',
+    "re-attach": '"not attached" OR "illegal object" OR "state-based actions"',
+    "reattach": '"not attached" OR "illegal object" OR "state-based actions"',
+    "fall off": '"not attached" OR "illegal object" OR "state-based actions"',
+    "falls off": '"not attached" OR "illegal object" OR "state-based actions"',
+    # who wins? drawn games, leaving the game
+    "who wins": '"wins the game" OR "loses the game"',
+    "do i win": '"wins the game" OR "loses the game"',
+    "does he win": '"wins the game" OR "loses the game"',
+    "does she win": '"wins the game" OR "loses the game"',
+    "a draw": '"game is a draw" OR "lose simultaneously"',
+    "game a draw": '"game is a draw" OR "lose simultaneously"',
+    "eliminated": '"leaves the game" OR "loses the game"',
+    "out of the game": '"leaves the game"',
+    "before dying": '"state-based actions" OR "leaves the game"',
+    "before i lose": '"state-based actions" OR "leaves the game"',
+    "after i lose": '"leaves the game"',
+    "i'm dead": '"loses the game" OR "leaves the game"',
+    # at the same time, in which order
+    "which order": '"in any order" OR APNAP',
+    "what order": '"in any order" OR APNAP',
+    "stack my triggers": '"in any order" OR APNAP',
+    "stack the triggers": '"in any order" OR APNAP',
+    "order the triggers": '"in any order" OR APNAP',
+    "order my triggers": '"in any order" OR APNAP',
+    "can i respond": "priority OR stack OR respond",
+    "can he respond": "priority OR stack OR respond",
+    "before it resolves": 'priority OR "stack"',
+    "who chooses": '"announces" OR chooses',
+    "who decides": '"announces" OR chooses',
+    # zone changes and what is remembered
+    "come back": 'return OR "new object"',
+    "comes back": 'return OR "new object"',
+    "came back": 'return OR "new object"',
+    "remember": '"new object" OR "last known information"',
+    "remembers": '"new object" OR "last known information"',
+    "twice": '"multiple instances" OR twice',
+    "two instances": '"multiple instances" OR redundant',
+    # control
+    "take back": '"gain control" OR "control-changing"',
+    "takes back": '"gain control" OR "control-changing"',
+    "goes back to": '"control-changing" OR owner',
+    "stays tapped": "status OR retains",
+    "remains tapped": "status OR retains",
+    "stay tapped": "status OR retains",
+    # players' names for things
+    "mutated": '"merged permanent" OR mutate',
+    "general": "commander OR general",
+    "commander cost": '"commander tax"',
+}
+
 # Words that carry no meaning in a player's question; dropped before ranking.
 QUESTION_WORDS = frozenset(
     """a an and are as at be by can for from have if in is it may not of on or that the this to
@@ -194,8 +259,8 @@ QUESTION_WORDS = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
-EXPANSIONS = {**PLAYER_WORDS, **SHORTHAND}
-"""Both tables; a phrase in both is read as SHORTHAND says."""
+EXPANSIONS = {**PLAYER_WORDS, **SITUATIONS, **SHORTHAND}
+"""The three tables; a phrase in more than one is read as SHORTHAND, then SITUATIONS, says."""
 
 
 def _inflections(word: str) -> set[str]:
@@ -223,7 +288,7 @@ def expansion_keys() -> tuple[dict[str, str], int]:
     here, and SHORTHAND matches only as written.
     """
     out: dict[str, str] = {}
-    for key in PLAYER_WORDS:
+    for key in (*PLAYER_WORDS, *SITUATIONS):
         first, _, rest = key.partition(" ")
         for form in sorted(_inflections(first)):
             out.setdefault(f"{form} {rest}" if rest else form, key)
