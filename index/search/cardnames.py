@@ -8,7 +8,8 @@ when the question shows that it means a card:
 
 * it is quoted or bracketed ("Fog", [[Fog]], {Fog}), or
 * one of its words is capitalised and does not begin a sentence ("Does Humility …", "… Blood
-  Moon"; a capitalised first word proves nothing), or
+  Moon"), or it is one capitalised word that begins a sentence and that the rules never use
+  ("Humility and Opalescence …"; "Regeneration …" begins a question about the rule), or
 * it is a name of two words or more typed in lower case with a word the rules never use
   ("alpine moon", "urza's saga"): no rules phrase is made only of such words.
 
@@ -74,11 +75,11 @@ _NOT_ALNUM_RE = LazyPattern(r"[\W_]+")
 _ENDING_WORDS = QUESTION_WORDS | {"s", "t", "vs", "versus", "but", "nor", "each"}
 """A name does not end with one of these (a span "Platinum Angel and" is not looked up)."""
 PLAYER_VERBS = frozenset(
-    """casts cast controls activates plays chooses wants pays discards sacrifices says
-    thinks asks declares attacks blocks draws has had is was responds passes targets taps
-    untaps gets wins loses concedes""".split()  # noqa: SIM905 - a word list reads better as text
+    """casts cast controls activates plays chooses wants pays discards sacrifices says thinks
+    asks declares draws responds passes concedes wins loses targets""".split()  # noqa: SIM905
 )
-"""Words after a short name that make it a player ("Abby casts Skullcrack")."""
+"""Words after a short name that make it a player ("Abby casts Skullcrack"): what only
+players do (a creature attacks and has abilities too)."""
 
 
 def _loose(text: str) -> str:
@@ -206,6 +207,8 @@ def find_mentions(
                 how = "quoted"
             elif capitalised:
                 how = "capitalised"
+            elif j - i == 1 and words[i].initial and words[i].text[0].isupper() and not ordinary(i):
+                how = "capitalised"  # "Humility and Opalescence": no rules word begins so
             elif j - i > 1 and (unusual or not all(ordinary(m) for m in range(i, j))):
                 unusual = True
                 how = "lower-case"
