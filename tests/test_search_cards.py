@@ -222,7 +222,7 @@ def test_blank_out_keeps_the_rest_in_place() -> None:
 
 
 def _signals(name: str) -> list[str]:
-    return card_signals(next(c for c in CARDS if c.name == name))[0]
+    return [s.words for s in card_signals(next(c for c in CARDS if c.name == name))]
 
 
 def test_signals_say_what_a_card_does_in_the_rules_words() -> None:
@@ -244,11 +244,10 @@ def test_signals_say_what_a_card_does_in_the_rules_words() -> None:
 
 def test_two_cards_of_a_family_add_the_rule_about_them_together() -> None:
     maniac, ascension = (c for c in CARDS if c.name in ("Laboratory Maniac", "Archmage Ascension"))
-    together = signals_of([maniac, ascension])
+    together = [s.words for s in signals_of([maniac, ascension])]
     assert '"two or more replacement" OR "replacement and/or prevention effects"' in together
-    assert '"two or more replacement" OR "replacement and/or prevention effects"' not in (
-        signals_of([maniac])
-    )
+    alone = [s.words for s in signals_of([maniac])]
+    assert '"two or more replacement" OR "replacement and/or prevention effects"' not in alone
 
 
 # --- searching: a small CR of our own (fixtures/cards-cr.txt) ------------------------------

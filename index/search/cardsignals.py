@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .words import LazyPattern
 
@@ -36,7 +36,9 @@ __all__ = [
     "ORACLE_SIGNALS",
     "PAIR_SIGNALS",
     "TYPE_SIGNALS",
+    "Signal",
     "card_signals",
+    "signals_of",
 ]
 
 MAX_KEYWORDS = 6
@@ -240,35 +242,42 @@ def _oracle(text: str) -> list[int]:
     return sorted(found)
 
 
-@functools.lru_cache(maxsize=2048)
-def card_signals(card: CardFacts) -> tuple[list[str], frozenset[str]]:
-    """The signals of one card (whoosh query text, each once) and the families it carries.
+class Signal(NamedTuple):
+    """Rules' words a card stands for, and the family they belong to."""
 
-    Remembered: a bot is asked about the same cards again and again."""
-    out: dict[str, None] = {}
+    words: str
+    """whoosh query text, as :data:`index.search.words.SHORTHAND` writes it."""
+    family: str
+    """An :data:`ORACLE_SIGNALS` family; ``keyword``, ``type``, ``layout`` or ``mana``
+    for the others; ``pair`` for :data:`PAIR_SIGNALS`."""
+
+
+@functools.lru_cache(maxsize=2048)
+def card_signals(card: CardFacts) -> tuple[Signal, ...]:
+    """The signals of one card, each once (remembered: a bot is asked about the same cards
+    again and again)."""
+    out: dict[str, str] = {}
     for keyword in card.keywords[:MAX_KEYWORDS]:
         word = keyword.lower().replace('"', "")
-        out[f'"{word}"' if " " in word else word] = None
+        out.setdefault(f'"{word}"' if " " in word else word, "keyword")
     for kind in sorted(card.subtypes | card.supertypes | card.types):
         if kind in TYPE_SIGNALS:
-            out[TYPE_SIGNALS[kind]] = None
+            out.setdefault(TYPE_SIGNALS[kind], "type")
     if card.layout in LAYOUT_SIGNALS:
-        out[LAYOUT_SIGNALS[card.layout]] = None
+        out.setdefault(LAYOUT_SIGNALS[card.layout], "layout")
     for pattern, (_p, words) in zip(_MANA, MANA_SIGNALS, strict=True):
         if any(pattern.search(cost) for cost in card.mana_costs):
-            out[words] = None
+            out.setdefault(words, "mana-cost")
     text = _own_name_out(card)
     for m in _GRANTED.finditer(text):
         word = m.group(1).lower()
-        out[f'"{word}"' if " " in word else word] = None
-    families: set[str] = set()
+        out.setdefault(f'"{word}"' if " " in word else word, "keyword")
     for i in _oracle(text):
         _p, words, family = ORACLE_SIGNALS[i]
         if family == "mana" and "land" in card.types:
             continue  # every land has one: a question about a land's mana ability says so
-        out[words] = None
-        families.add(family)
-    return list(out), frozenset(families)
+        out.setdefault(words, family)
+    return tuple(Signal(words, family) for words, family in out.items())
 
 
 def _own_name_out(card: CardFacts) -> str:
@@ -283,16 +292,18 @@ def _own_name_out(card: CardFacts) -> str:
     return text
 
 
-def signals_of(cards: Sequence[CardFacts]) -> list[str]:
+def signals_of(cards: Sequence[CardFacts]) -> list[Signal]:
     """The signals of the cards a question names, each once, with those of their pairs."""
-    out: dict[str, None] = {}
+    out: dict[str, Signal] = {}
     families: dict[str, int] = {}
     for card in cards:
-        signals, carried = card_signals(card)
-        out.update(dict.fromkeys(signals))
+        carried: set[str] = set()
+        for signal in card_signals(card):
+            out.setdefault(signal.words, signal)
+            carried.add(signal.family)
         for family in carried:
             families[family] = families.get(family, 0) + 1
     for family, count in families.items():
         if count > 1 and family in PAIR_SIGNALS:
-            out[PAIR_SIGNALS[family]] = None
-    return list(out)
+            out.setdefault(PAIR_SIGNALS[family], Signal(PAIR_SIGNALS[family], family))
+    return list(out.values())

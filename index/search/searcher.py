@@ -16,7 +16,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from .cardquery import CardReading, card_parts, read_cards, weigh_concepts
+from .cardquery import CardReading, card_parts, read_cards
 from .kinds import Scope, get_scope, kind_of
 from .pasted import find_question, is_pasted
 from .query import (
@@ -259,7 +259,6 @@ class Searcher:
             section_q = Or([Term("section", x) for x in sections])
             flt = section_q if flt is None else And([flt, section_q])
         words = concepts(q, src) if text else []
-        words = weigh_concepts(words, signal_parts, src)
         pool = max(POOL, limit * 3)
         hits = top(src, prune(q, src), pool, flt, direct=self.direct_scoring)
         wanted = frozenset(str(t) for f, t in q.iter_all_terms() if f in FIELDS)

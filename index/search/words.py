@@ -209,8 +209,6 @@ SITUATIONS: dict[str, str] = {
     "do i win": '"wins the game" OR "loses the game"',
     "does he win": '"wins the game" OR "loses the game"',
     "does she win": '"wins the game" OR "loses the game"',
-    "a draw": '"game is a draw" OR "lose simultaneously"',
-    "game a draw": '"game is a draw" OR "lose simultaneously"',
     "eliminated": '"leaves the game" OR "loses the game"',
     "out of the game": '"leaves the game"',
     "before dying": '"state-based actions" OR "leaves the game"',
@@ -219,7 +217,6 @@ SITUATIONS: dict[str, str] = {
     "i'm dead": '"loses the game" OR "leaves the game"',
     # at the same time, in which order
     "which order": '"in any order" OR APNAP',
-    "what order": '"in any order" OR APNAP',
     "stack my triggers": '"in any order" OR APNAP',
     "stack the triggers": '"in any order" OR APNAP',
     "order the triggers": '"in any order" OR APNAP',
@@ -245,7 +242,6 @@ SITUATIONS: dict[str, str] = {
     "remains tapped": "status OR retains",
     "stay tapped": "status OR retains",
     # players' names for things
-    "mutated": '"merged permanent" OR mutate',
     "general": "commander OR general",
     "commander cost": '"commander tax"',
 }
