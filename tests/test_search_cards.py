@@ -72,6 +72,7 @@ CARDS = [
     ),
     _card("Lightning Bolt", text="Lightning Bolt deals 3 damage to any target.", costs=["{R}"]),
     _card("Far // Away", text="Return target creature to its owner's hand.", layout="split"),
+    _card("Who // What // When // Where // Why", layout="split"),
     _card("Liliana, Defiant Necromancer", "Legendary Planeswalker — Liliana"),
     _card(
         "Animar, Soul of Elements",
@@ -188,6 +189,7 @@ def _names(text: str, rules_words: frozenset[str] = frozenset()) -> list[tuple[s
             [("Liliana Defiant Necromancer", "Liliana, Defiant Necromancer")],
         ),
         ("is there a way to win", []),
+        ("What's the problem? Why can't I", []),
         ("I cast Far // Away", [("Far // Away", "Far // Away")]),
         # lower-case names: only when a word of them is not a rules word
         ("my opponent cast alpine moon", [("alpine moon", "Alpine Moon")]),

@@ -180,7 +180,8 @@ def find_mentions(
     def ordinary(k: int) -> bool:
         # A word the rules use (or a question word): a lower-case name needs another kind.
         if k not in plain:
-            parts = [p for p in _NOT_ALNUM_RE.split(words[k].text.lower()) if p]
+            # "what's", "can't": the letters after an apostrophe are no word of their own
+            parts = [p for p in _NOT_ALNUM_RE.split(words[k].text.lower()) if len(p) > 2]
             plain[k] = all(p in QUESTION_WORDS or is_rules_word(p) for p in parts)
         return plain[k]
 
@@ -199,7 +200,8 @@ def find_mentions(
             head += loose[k]
             capitalised = capitalised or capital[k]
             if j - i == 1:
-                if last in QUESTION_WORDS or len(last) < 2 or last.isdecimal():
+                base = last.removesuffix("'s")
+                if base in QUESTION_WORDS or len(base) < 2 or base.isdecimal():
                     continue
             elif last in _ENDING_WORDS:
                 continue
