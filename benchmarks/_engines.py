@@ -85,15 +85,30 @@ def phrasings_removed() -> Iterator[None]:
 
 
 class Lexical:
-    """``judge search`` on one edition's index; results remembered per (question, limit)."""
+    """``judge search`` on one edition's index; results remembered per (question, limit).
 
-    def __init__(self, doc: Document, folder: Path, *, phrasings: bool = True) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        with contextlib.nullcontext() if phrasings else phrasings_removed():
-            build_search_index(doc, folder)
+    ``cards``: a card store (``index.cards.mentions.CardNames``) to read card names with, as
+    ``judge search`` does when cards are stored; ``index``: an index folder already built
+    (another engine's) to share instead of building one.
+    """
+
+    def __init__(
+        self,
+        doc: Document,
+        folder: Path,
+        *,
+        phrasings: bool = True,
+        cards: Any = None,
+        index: Path | None = None,
+    ) -> None:
+        if index is None:
+            folder.mkdir(parents=True, exist_ok=True)
+            with contextlib.nullcontext() if phrasings else phrasings_removed():
+                build_search_index(doc, folder)
+        self.folder = index or folder
         self.phrasings = phrasings
-        self.ix, _ = open_search_index(folder)
-        self.searcher = Searcher([self.ix], edition=doc.edition)
+        self.ix, _ = open_search_index(self.folder)
+        self.searcher = Searcher([self.ix], edition=doc.edition, cards=cards)
         self._memo: dict[tuple[str, int], list[SearchResult]] = {}
         self.seconds: list[float] = []
 
@@ -112,6 +127,27 @@ class Lexical:
     def close(self) -> None:
         self.searcher.close()
         self.ix.close()
+
+
+def card_names(source: Path | None, cache: Path) -> Any:
+    """The card store to read names with (``index.cards.mentions.CardNames``), or None.
+
+    ``source``: a data folder with cards stored, or an AtomicCards file, imported once into a
+    data folder of ``cache`` named by the file's digest.
+    """
+    from index.cards.mentions import CardNames
+    from index.cards.store import CardStore
+
+    if source is None or not source.exists():
+        return None
+    if source.is_dir():
+        return CardNames.find(CardStore(source))
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    store = CardStore(cache / f"cards-{digest[:16]}")
+    if store.find_info() is None:
+        print(f"  importing {source.name} into {store.root}", file=sys.stderr)
+        store.import_cards(source)
+    return CardNames.find(store)
 
 
 class Reranked:

@@ -28,6 +28,7 @@ from .store import EditionStore, NoEditionError
 if TYPE_CHECKING:
     from glossary.lookup import Glossary, Match
 
+    from .cards.mentions import CardNames
     from .model import Document, Rule, XRefs
     from .numbers import RuleRef
     from .search import Searcher, SearchResults
@@ -166,6 +167,8 @@ class Edition:
         self._glossary: Glossary | None = None
         self._searchers: SearcherPool | None = None
         self._semantic: SemanticSearch | None = None
+        self._cards: CardNames | None = None
+        self._cards_looked_for = False
 
     def __repr__(self) -> str:
         return f"open_edition({self.label!r})"
@@ -248,6 +251,9 @@ class Edition:
         """Closes the searchers :meth:`keep_warm` opened (searching opens them again)."""
         if self._searchers is not None:
             self._searchers.close()
+        if self._cards is not None:
+            self._cards.close()
+        self._cards, self._cards_looked_for = None, False
 
     def _load_sample(self) -> Document:
         from .sample import load_sample
@@ -374,11 +380,13 @@ class Edition:
         folder = self._search_folder()
         notes = self._notes_folders()
         status = self.semantic_status(scope) if semantic else "off"
+        cards = self.card_names()
         if self._searchers is None:
-            with Searcher.open(folder, notes, edition=self.date) as searcher:
+            with Searcher.open(folder, notes, edition=self.date, cards=cards) as searcher:
                 found = self._search_with(searcher, folder, query, limit, scope, status)
         else:
             with self._searchers.borrow(folder, notes, self.date) as searcher:
+                searcher.cards = cards
                 found = self._search_with(searcher, folder, query, limit, scope, status)
         found.edition = self.date
         return found
@@ -432,6 +440,19 @@ class Edition:
 
         others = nearest_builds(self.store, self.date, but=self.date)
         return self.semantic.build(folder, lambda: self.document, reuse=others, progress=progress)
+
+    def card_names(self) -> CardNames | None:
+        """The stored card snapshot, to read card names in questions with; ``None`` when no
+        cards are stored (or they cannot be read: search then reads words only, as before)."""
+        if not self._cards_looked_for:
+            self._cards_looked_for = True
+            # Only a data folder with cards pays for opening them (sqlite3 and all).
+            if (self.store.root / "cards" / "CURRENT").is_file():
+                from .cards.mentions import CardNames
+                from .cards.store import CardStore
+
+                self._cards = CardNames.find(CardStore(self.store.root))
+        return self._cards
 
     @property
     def _cache(self) -> Path:

@@ -76,7 +76,8 @@ def search(
     Misspellings are matched fuzzily; shorthand such as SBA, ETB, LKI, CDA, P/T, 2HG and EDH, and
     players' phrasing such as "goes first", "fizzle" or "bounce", is understood; rules are also
     found by questions players ask about them (written by hand for some 900 rules); a rule
-    number (704.5j, rule 613) goes straight to that rule; section:7 keeps to one section.
+    number (704.5j, rule 613) goes straight to that rule; section:7 keeps to one section. With
+    cards stored (judge cards update), card names in a question are read as what the cards do.
 
     With the semantic extra and a model (`judge model install`), results are also re-ranked
     by meaning, which finds rules a question describes without their words.
@@ -207,6 +208,9 @@ def _markdown(found: SearchResults, text: str, ed: Edition) -> str:
                 lines.append(">")
                 lines.append("> Example: " + escape(r.example))
             lines.append("")
+    if found.cards:
+        # Names come from the card file: escaped like any text read from a file.
+        lines.append(f"Cards read in the question: {escape(', '.join(found.cards))}.")
     if ed.is_sample:
         lines.append(sample_notice(ed.store))
     elif found.semantic is not None:

@@ -90,6 +90,8 @@ class SearchResults:
     (``missing``, ``model``, ``edition``, ``phrasings``: see
     :func:`index.semantic.vectors_status`), or ``error`` (the model or the vectors could not
     be read: search alone answered, with a warning)."""
+    cards: list[str] = field(default_factory=list)
+    """The cards the query was read as naming (see :mod:`index.search.cardquery`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``judge search --json`` object (``semantic`` only when the re-rank ran)."""
@@ -100,6 +102,7 @@ class SearchResults:
             "results": [r.to_json(reranked=reranked) for r in self.results],
             "suggestions": self.suggestions,
             "searched": self.searched,
+            "cards": self.cards,
         }
         if reranked:
             out["semantic"] = self.semantic

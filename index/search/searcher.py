@@ -16,6 +16,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from .cardquery import CardReading, card_parts, read_cards
 from .kinds import Scope, get_scope, kind_of
 from .pasted import find_question, is_pasted
 from .query import (
@@ -47,6 +48,8 @@ from .words import QUESTION_WORDS, stem
 if TYPE_CHECKING:
     from whoosh.index import Index
 
+    from .cardnames import CardSource
+
 MAX_LIMIT = 200
 """The most results one query returns."""
 
@@ -67,6 +70,10 @@ class Searcher:
     (and the work is Python, which the interpreter runs one thread at a time anyway). Open one
     Searcher per thread to search in parallel. Searchers share nothing but the process's
     caches of pure functions (word stems, expansion tables), which are safe across threads.
+
+    ``cards``: a card store to read card names in questions with (see
+    :mod:`index.search.cardquery`); without one, questions are read as words only. Safe to
+    set between queries.
     """
 
     def __init__(
@@ -76,10 +83,12 @@ class Searcher:
         edition: str | None = None,
         searcher: Any = None,
         direct_scoring: bool = True,
+        cards: CardSource | None = None,
     ) -> None:
         if not indexes:
             raise ValueError("a Searcher needs at least one index")
         self.edition = edition
+        self.cards = cards
         self.direct_scoring = direct_scoring
         self._lock = threading.Lock()
         self._owned: list[Index] = []
@@ -93,7 +102,12 @@ class Searcher:
 
     @classmethod
     def open(
-        cls, build_folder: Path, notes: Sequence[Path] = (), *, edition: str | None = None
+        cls,
+        build_folder: Path,
+        notes: Sequence[Path] = (),
+        *,
+        edition: str | None = None,
+        cards: CardSource | None = None,
     ) -> Searcher:
         """Opens the index of a build folder and of each notes folder (see
         :func:`index.search.build.open_search_index`, whose errors it raises)."""
@@ -105,7 +119,7 @@ class Searcher:
             opened.append(ix)
             for folder in notes:
                 opened.append(open_search_index(folder)[0])
-            found = cls(opened, edition=edition or meta.get("edition"))
+            found = cls(opened, edition=edition or meta.get("edition"), cards=cards)
         except BaseException:
             for ix in opened:
                 ix.close()
@@ -178,6 +192,10 @@ class Searcher:
             out.searched = find_question(query)
         cleaned = check_query(out.searched or query)
         primary = self._opened[0]
+        reading = self._read_cards(out.searched or query, primary)
+        if reading is not None:
+            out.cards = reading.names
+            cleaned = _without_names(reading)
         numbers, rest = rule_numbers(cleaned) if scope.rule_numbers else ([], cleaned)
         pinned: list[SearchResult] = []
         seen: set[str] = set()
@@ -203,10 +221,10 @@ class Searcher:
         out.jumped = bool(pinned)
         out.pinned = len(pinned)
         text = rest or cleaned
-        hits = self._run(primary, text, limit, scope, seen)
+        hits = self._run(primary, text, limit, scope, seen, reading)
         if len(self._opened) > 1:
             for other in self._opened[1:]:
-                hits += self._run(other, text, limit, scope, seen)
+                hits += self._run(other, text, limit, scope, seen, reading)
             hits.sort(key=lambda r: -r.score)
         out.results = (pinned + hits)[:limit]
         if not out.results:
@@ -214,8 +232,22 @@ class Searcher:
             out.suggestions = _suggest(primary, [x for x in words if x not in OPERATORS])
         return out
 
+    def _read_cards(self, query: str, primary: OpenIndex) -> CardReading | None:
+        """The card names in ``query`` (none without a card store, or for a rule number)."""
+        if self.cards is None or not any(c.isalpha() for c in query):
+            return None
+        from glossary.fold import fold_text
+
+        return read_cards(fold_text(query), self.cards, primary)
+
     def _run(
-        self, src: OpenIndex, text: str, limit: int, scope: Scope, seen: set[str]
+        self,
+        src: OpenIndex,
+        text: str,
+        limit: int,
+        scope: Scope,
+        seen: set[str],
+        reading: CardReading | None = None,
     ) -> list[SearchResult]:
         """The records of one index for a query, skipping (and adding to) ``seen`` ids."""
         from whoosh.query import And, Every, Or, Term
@@ -229,12 +261,18 @@ class Searcher:
         if "section:" in text.lower():
             text = SECTION_RE.sub(take, text)
         text = text.strip()
-        if not text:
+        signal_parts, name_parts = card_parts(src, reading) if reading else ([], [])
+        if not text and not signal_parts and not name_parts:
             if not sections:
                 return []
             q = Every()
-        else:
+        elif not reading:
             q = parse(src, text)
+        else:
+            own = parse(src, text) if text else None
+            own_parts = [] if own is None else _parts(own)
+            q = Or(own_parts + signal_parts + name_parts)
+            text = text or "cards"
         flt = scope.filter()
         if sections:
             section_q = Or([Term("section", x) for x in sections])
@@ -280,6 +318,23 @@ class Searcher:
             if len(records) >= limit:
                 break
         return records
+
+
+def _parts(q: Any) -> list[Any]:
+    """The subqueries of a plain OR, else ``[q]``."""
+    from whoosh.query import Or
+
+    return list(q.subqueries) if type(q) is Or and q.boost == 1.0 and not q.scale else [q]
+
+
+def _without_names(reading: CardReading) -> str:
+    """The question without its card names, cleaned; ``""`` when nothing else is left."""
+    from .query import QuerySyntaxError
+
+    try:
+        return check_query(reading.text)
+    except QuerySyntaxError:
+        return ""
 
 
 def _record(fields: dict[str, Any], score: float, wanted: frozenset[str]) -> SearchResult:
