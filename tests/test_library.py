@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -97,3 +100,18 @@ def test_a_partial_date_naming_two_editions_is_ambiguous(tmp_path: Path) -> None
     with pytest.raises(AmbiguousEditionError) as caught:
         open_edition("2025", store=store)
     assert caught.value.matches == ["2025-02-07", "2025-11-14"]
+
+
+def test_the_readme_example_prints_what_its_comments_say(store: EditionStore) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    code = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    env = {**os.environ, "JUDGE_HOME": str(store.root), "NO_COLOR": "1"}
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+    assert run.returncode == 0, run.stderr
+    printed = run.stdout.splitlines()
+    said = [line.split("#", 1)[1].strip() for line in code.splitlines() if "print(" in line]
+    assert len(printed) == len(said)
+    for out, comment in zip(printed, said):
+        assert out.startswith(comment.removesuffix("…").rstrip()), (out, comment)
