@@ -113,5 +113,5 @@ def test_the_readme_example_prints_what_its_comments_say(store: EditionStore) ->
     printed = run.stdout.splitlines()
     said = [line.split("#", 1)[1].strip() for line in code.splitlines() if "print(" in line]
     assert len(printed) == len(said)
-    for out, comment in zip(printed, said):
+    for out, comment in zip(printed, said, strict=True):
         assert out.startswith(comment.removesuffix("…").rstrip()), (out, comment)
