@@ -30,7 +30,8 @@ same documents; examples folded into their rule); ``judge`` (``judge search``); 
 (the phrasing files removed); ``judge+cards`` (``judge search`` with a card store, reading card
 names in questions: ``--cards``, default ``../shared/cards/AtomicCards.json.xz``, imported once
 into the cache; skipped with a note when absent); ``+sem`` (the semantic re-rank,
-``index.semantic.rerank``, of that engine's pool, with ``--model``, default
+``index.semantic.searching.reranked_search``, of that engine's pool — ``judge+cards+sem`` is
+what a user with both cards and a model runs, with ``--model``, default
 ``../shared/models/all-MiniLM-L6-v2``; skipped with a note when the model or the extra is
 absent); ``dense`` (the model's nearest documents alone).
 """
@@ -242,6 +243,16 @@ class Setup:
             self.engines[name] = Reranked(
                 lexical,
                 vectors,
+                model,
+                weight=self.args.weight,
+                depth=self.args.depth,
+                add=self.args.add,
+            )
+        if self.with_cards is not None:
+            # What a user with both cards and a model runs: cards read, then the re-rank.
+            self.engines["judge+cards+sem"] = Reranked(
+                self.with_cards,
+                self.vectors[True],
                 model,
                 weight=self.args.weight,
                 depth=self.args.depth,
