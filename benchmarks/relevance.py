@@ -11,6 +11,7 @@ Usage::
     python benchmarks/relevance.py --pool pool.tsv # hits to judge blind (see judgments.tsv)
     python benchmarks/relevance.py --cards PATH    # card store: a data folder or AtomicCards file
     python benchmarks/relevance.py --no-cards      # without the judge+cards engine
+    python benchmarks/relevance.py --cards-weight W  # judge+cards+sem's weight (cards read)
 
 Two question sets. The real ones (``../shared/questions/real-questions.jsonl``: players' and
 judges' questions asked in public, skipped with a note when absent) are scored in the
@@ -257,6 +258,7 @@ class Setup:
                 weight=self.args.weight,
                 depth=self.args.depth,
                 add=self.args.add,
+                cards_weight=self.args.cards_weight,
             )
         self.engines["dense"] = Dense(self.vectors[True], model)
 
@@ -449,6 +451,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-cards", action="store_true", help="skip the judge+cards engine")
     parser.add_argument("--only-judge", action="store_true", help="skip the phrasings-off runs")
     parser.add_argument("--weight", type=float, default=None, help="re-rank weight")
+    parser.add_argument(
+        "--cards-weight", type=float, default=None, help="re-rank weight when cards were read"
+    )
     parser.add_argument("--depth", type=int, default=None, help="re-rank depth")
     parser.add_argument("--add", type=int, default=None, help="model's own nearest added")
     parser.add_argument("--dtype", default="int8", help="stored vectors: int8, float16, float32")
@@ -456,9 +461,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--times", action="store_true", help="per-query times of each engine")
     parser.add_argument("--cache", type=Path, default=CACHE, help="vectors cache folder")
     args = parser.parse_args(argv)
-    from index.semantic import ADD, DEPTH, WEIGHT
+    from index.semantic import ADD, CARDS_WEIGHT, DEPTH, WEIGHT
 
     args.weight = WEIGHT if args.weight is None else args.weight
+    args.cards_weight = CARDS_WEIGHT if args.cards_weight is None else args.cards_weight
     args.depth = DEPTH if args.depth is None else args.depth
     args.add = ADD if args.add is None else args.add
     if args.show_answers or args.pool:
@@ -471,8 +477,8 @@ def main(argv: list[str] | None = None) -> int:
     loaded = load_model(args)
     if loaded is not None:
         print(
-            f"semantic re-rank: weight {args.weight}, depth {args.depth}, add {args.add}, "
-            f"vectors {args.dtype}\n"
+            f"semantic re-rank: weight {args.weight} ({args.cards_weight} with cards read), "
+            f"depth {args.depth}, add {args.add}, vectors {args.dtype}\n"
         )
     with tempfile.TemporaryDirectory() as tmp:
         args.own_for_sweep = []
