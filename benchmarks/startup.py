@@ -42,6 +42,8 @@ with ix.searcher() as s:
 def _env(tree: Path, home: str) -> dict[str, str]:
     env = dict(os.environ, JUDGE_HOME=home, PYTHONPATH=str(tree))
     env.pop("NO_COLOR", None)
+    # As installed by pip: byte code written and used (else each run compiles the sources anew).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
@@ -72,9 +74,16 @@ def main() -> None:
             for name, tree in trees.items():
                 home = str(Path(tmp) / f"home-{name}")
                 envs[name] = _env(tree, home)
+                for package in ("glossary", "index", "judge_cli"):
+                    compileall = [sys.executable, "-m", "compileall", "-q", str(tree / package)]
+                    subprocess.run(compileall, env=envs[name], check=True, capture_output=True)
                 build = [sys.executable, "-m", "judge_cli", "index", "build", path]
                 subprocess.run(build, env=envs[name], check=True, capture_output=True)
             search_dir = next((Path(tmp) / "home-now" / "editions").glob("*/b-*/search"))
+            # The index itself is the build that search/CURRENT names (a versioned slot).
+            current = search_dir / "CURRENT"
+            if current.is_file():
+                search_dir = search_dir / current.read_text(encoding="utf-8").strip()
             cases: list[tuple[str, str, list[str]]] = [
                 ("baseline", 'python -c "import click"', [sys.executable, "-c", "import click"]),
                 (

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-
-from glossary.entry import GlossaryEntry, ParseProblem
+from typing import TYPE_CHECKING, Any
 
 from .numbers import (
     InvalidRuleReferenceError,
@@ -14,6 +13,9 @@ from .numbers import (
     parse_rule_number,
     parse_rule_ref,
 )
+
+if TYPE_CHECKING:
+    from glossary.entry import GlossaryEntry, ParseProblem
 
 __all__ = [
     "DanglingReference",
@@ -24,6 +26,15 @@ __all__ = [
     "UnknownRuleError",
     "XRefs",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # A rule looked up by number needs no glossary classes: they load when a reader asks.
+    if name == "ParseProblem":
+        from glossary.entry import ParseProblem
+
+        return ParseProblem
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class UnknownRuleError(LookupError):
