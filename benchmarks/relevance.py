@@ -32,7 +32,8 @@ same documents; examples folded into their rule); ``judge`` (``judge search``); 
 names in questions: ``--cards``, default ``../shared/cards/AtomicCards.json.xz``, imported once
 into the cache; skipped with a note when absent); ``+sem`` (the semantic re-rank,
 ``index.semantic.searching.reranked_search``, of that engine's pool — ``judge+cards+sem`` is
-what a user with both cards and a model runs, with ``--model``, default
+what a user with both cards and a model runs, re-ranked at ``index.semantic.CARDS_WEIGHT``
+(``--cards-weight``) when cards were read — with ``--model``, default
 ``../shared/models/all-MiniLM-L6-v2``; skipped with a note when the model or the extra is
 absent); ``dense`` (the model's nearest documents alone).
 """
