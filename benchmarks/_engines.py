@@ -163,12 +163,15 @@ class Reranked:
         weight: float,
         depth: int,
         add: int,
+        cards_weight: float | None = None,
     ) -> None:
         self.lexical, self.vectors, self.model = lexical, vectors, model
         self.weight, self.depth, self.add = weight, depth, add
+        self.cards_weight = cards_weight
         self.seconds: list[float] = []
 
     def __call__(self, text: str) -> list[str]:
+        from index.semantic import CARDS_WEIGHT
         from index.semantic.searching import reranked_search
 
         start = time.perf_counter()
@@ -181,6 +184,7 @@ class Reranked:
             weight=self.weight,
             depth=self.depth,
             add=self.add,
+            cards_weight=CARDS_WEIGHT if self.cards_weight is None else self.cards_weight,
         )
         self.seconds.append(time.perf_counter() - start)
         return [r.id for r in found.results]

@@ -11,6 +11,7 @@ Usage::
     python benchmarks/relevance.py --pool pool.tsv # hits to judge blind (see judgments.tsv)
     python benchmarks/relevance.py --cards PATH    # card store: a data folder or AtomicCards file
     python benchmarks/relevance.py --no-cards      # without the judge+cards engine
+    python benchmarks/relevance.py --cards-weight W  # judge+cards+sem's weight (cards read)
 
 Two question sets. The real ones (``../shared/questions/real-questions.jsonl``: players' and
 judges' questions asked in public, skipped with a note when absent) are scored in the
@@ -30,7 +31,9 @@ same documents; examples folded into their rule); ``judge`` (``judge search``); 
 (the phrasing files removed); ``judge+cards`` (``judge search`` with a card store, reading card
 names in questions: ``--cards``, default ``../shared/cards/AtomicCards.json.xz``, imported once
 into the cache; skipped with a note when absent); ``+sem`` (the semantic re-rank,
-``index.semantic.rerank``, of that engine's pool, with ``--model``, default
+``index.semantic.searching.reranked_search``, of that engine's pool — ``judge+cards+sem`` is
+what a user with both cards and a model runs, re-ranked at ``index.semantic.CARDS_WEIGHT``
+(``--cards-weight``) when cards were read — with ``--model``, default
 ``../shared/models/all-MiniLM-L6-v2``; skipped with a note when the model or the extra is
 absent); ``dense`` (the model's nearest documents alone).
 """
@@ -247,6 +250,17 @@ class Setup:
                 depth=self.args.depth,
                 add=self.args.add,
             )
+        if self.with_cards is not None:
+            # What a user with both cards and a model runs: cards read, then the re-rank.
+            self.engines["judge+cards+sem"] = Reranked(
+                self.with_cards,
+                self.vectors[True],
+                model,
+                weight=self.args.weight,
+                depth=self.args.depth,
+                add=self.args.add,
+                cards_weight=self.args.cards_weight,
+            )
         self.engines["dense"] = Dense(self.vectors[True], model)
 
     def reranked(self, weight: float, depth: int, add: int) -> Engine:
@@ -438,6 +452,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-cards", action="store_true", help="skip the judge+cards engine")
     parser.add_argument("--only-judge", action="store_true", help="skip the phrasings-off runs")
     parser.add_argument("--weight", type=float, default=None, help="re-rank weight")
+    parser.add_argument(
+        "--cards-weight", type=float, default=None, help="re-rank weight when cards were read"
+    )
     parser.add_argument("--depth", type=int, default=None, help="re-rank depth")
     parser.add_argument("--add", type=int, default=None, help="model's own nearest added")
     parser.add_argument("--dtype", default="int8", help="stored vectors: int8, float16, float32")
@@ -445,9 +462,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--times", action="store_true", help="per-query times of each engine")
     parser.add_argument("--cache", type=Path, default=CACHE, help="vectors cache folder")
     args = parser.parse_args(argv)
-    from index.semantic import ADD, DEPTH, WEIGHT
+    from index.semantic import ADD, CARDS_WEIGHT, DEPTH, WEIGHT
 
     args.weight = WEIGHT if args.weight is None else args.weight
+    args.cards_weight = CARDS_WEIGHT if args.cards_weight is None else args.cards_weight
     args.depth = DEPTH if args.depth is None else args.depth
     args.add = ADD if args.add is None else args.add
     if args.show_answers or args.pool:
@@ -460,8 +478,8 @@ def main(argv: list[str] | None = None) -> int:
     loaded = load_model(args)
     if loaded is not None:
         print(
-            f"semantic re-rank: weight {args.weight}, depth {args.depth}, add {args.add}, "
-            f"vectors {args.dtype}\n"
+            f"semantic re-rank: weight {args.weight} ({args.cards_weight} with cards read), "
+            f"depth {args.depth}, add {args.add}, vectors {args.dtype}\n"
         )
     with tempfile.TemporaryDirectory() as tmp:
         args.own_for_sweep = []

@@ -469,6 +469,7 @@ def test_a_question_in_the_positive_finds_the_rule_in_the_negative(store_home: P
         ("who goes first", {"103.1"}),
         ("my spell fizzled, all its targets are gone", {"608.2b"}),
         ("can my 1/1 block a flyer", {"702.9b"}),
+        ("my planeswalker got binned, does its ability look back", {"603.10a"}),
     ],
 )
 def test_player_words(store_home: Path, query: str, expected: set[str]) -> None:

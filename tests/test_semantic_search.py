@@ -292,3 +292,29 @@ def test_a_failed_embedding_is_a_warning_and_search_answers(
         in result.output
     )
     assert "704.5j" in result.output
+
+
+def test_a_question_naming_cards_is_re_ranked_at_the_cards_weight(
+    home: tuple[Path, FakeEncoder],
+) -> None:
+    from index.semantic.reranking import CARDS_WEIGHT, WEIGHT
+
+    from .test_search_cards import FakeCards
+
+    root, enc = home
+    ed = _edition(root, enc)
+    vectors = load_vectors(ed.path)  # type: ignore[arg-type]
+    question = "does Humility make a creature lose its abilities"
+    with Searcher.open(ed.path, cards=FakeCards()) as searcher:  # type: ignore[arg-type]
+        named = reranked_search(searcher, question, vectors, enc, limit=5)
+        plain = reranked_search(searcher, "a creature loses its abilities", vectors, enc, limit=5)
+        chosen = reranked_search(searcher, question, vectors, enc, limit=5, cards_weight=0.25)
+    assert named.cards == ["Humility"] and not plain.cards
+    assert named.semantic is not None and named.semantic["weight"] == CARDS_WEIGHT
+    assert plain.semantic is not None and plain.semantic["weight"] == WEIGHT
+    assert chosen.semantic is not None and chosen.semantic["weight"] == 0.25
+    # At weight 0 the re-rank keeps the lexical order (the model's own nearest come after).
+    with Searcher.open(ed.path, cards=FakeCards()) as searcher:  # type: ignore[arg-type]
+        lexical = searcher.search(question, limit=5)
+        none = reranked_search(searcher, question, vectors, enc, limit=5, cards_weight=0.0)
+    assert [r.id for r in none.results] == [r.id for r in lexical.results]

@@ -249,7 +249,7 @@ class Signal(NamedTuple):
     """whoosh query text, as :data:`index.search.words.SHORTHAND` writes it."""
     family: str
     """An :data:`ORACLE_SIGNALS` family; ``keyword``, ``type``, ``layout`` or ``mana``
-    for the others; ``pair`` for :data:`PAIR_SIGNALS`."""
+    for the others; a :data:`PAIR_SIGNALS` signal carries the family its two cards share."""
 
 
 @functools.lru_cache(maxsize=2048)

@@ -84,6 +84,8 @@ PLAYER_WORDS: dict[str, str] = {
     "deck out": '"no cards" OR empty',
     "decking": '"no cards" OR empty',
     "yard": "graveyard",
+    "binned": "graveyard OR dies",
+    "bin": "graveyard",
     "gy": "graveyard",
     "deck": "library",
     "look through": "examine OR look",

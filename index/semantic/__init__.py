@@ -26,7 +26,7 @@ import importlib.util
 
 from .model import Embedder, Encoder, ModelLoadError, SemanticUnavailableError
 from .models import InstalledModel, ModelCheckError, ModelFolderError, ModelStore, NoModelError
-from .reranking import ADD, DEPTH, WEIGHT, Hit, rerank
+from .reranking import ADD, CARDS_WEIGHT, DEPTH, WEIGHT, Hit, rerank
 from .vectors import (
     Passage,
     Vectors,
@@ -40,6 +40,7 @@ from .vectors import (
 
 __all__ = [
     "ADD",
+    "CARDS_WEIGHT",
     "DEPTH",
     "WEIGHT",
     "Embedder",

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .reranking import ADD, DEPTH, WEIGHT
+from .reranking import ADD, CARDS_WEIGHT, DEPTH, WEIGHT
 
 if TYPE_CHECKING:
     from ..model import Document
@@ -64,8 +64,12 @@ def reranked_search(
     depth: int = DEPTH,
     add: int = ADD,
     name: str | None = None,
+    cards_weight: float = CARDS_WEIGHT,
 ) -> SearchResults:
     """``searcher.search(query)`` re-ranked by meaning; ``name``: the model's, for the record.
+
+    ``cards_weight`` replaces ``weight`` when search read card names in the query (see
+    :data:`~index.semantic.reranking.CARDS_WEIGHT`).
 
     Rules the query names by number stay first; the model's nearest documents join the pool
     only if ``scope`` searches them. Results past the re-ranked ones keep their order with a
@@ -87,6 +91,8 @@ def reranked_search(
         return searcher.find_record(doc_id, scope)
 
     keep = found.pinned
+    if found.cards:
+        weight = cards_weight
     ranked = rerank(
         found.searched or query,
         found.results,
