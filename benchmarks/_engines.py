@@ -3,8 +3,9 @@
 * :class:`Bm25Baseline`: sqlite FTS5 with its bm25() ranking (the baseline);
 * :class:`Lexical`: ``judge search`` (``index.search.Searcher``) on a whoosh index of
   the edition, with the phrasing files or without them (:func:`phrasings_removed`);
-* :class:`Reranked`: the same, then ``index.semantic.rerank`` over its pool, as a user with the
-  semantic extra gets it;
+* :class:`Reranked`: the same with the semantic re-rank, through
+  ``index.semantic.searching.reranked_search`` (what ``Edition.search`` runs for a user with the
+  extra and a model);
 * :class:`Dense`: the model's nearest documents alone (for information).
 
 Vectors are built with ``index.semantic.ensure_vectors`` in a cache folder, so a second run
@@ -86,8 +87,11 @@ def phrasings_removed() -> Iterator[None]:
 class Lexical:
     """``judge search`` on one edition's index; results remembered per (question, limit).
 
-    ``extras``: the indexes searched beside the edition's, as ``(source, folder, weight)``
-    (see ``_extras.extra_indexes``); ``scope``: the ``--in`` searched.
+    ``cards``: a card store (``index.cards.mentions.CardNames``) to read card names with, as
+    ``judge search`` does when cards are stored; ``index``: an index folder already built
+    (another engine's) to share instead of building one; ``extras``: the indexes searched
+    beside the edition's, as ``(source, folder, weight)`` (see ``_extras.extra_indexes``);
+    ``scope``: the ``--in`` searched.
     """
 
     def __init__(
@@ -96,20 +100,24 @@ class Lexical:
         folder: Path,
         *,
         phrasings: bool = True,
+        cards: Any = None,
+        index: Path | None = None,
         extras: Sequence[tuple[str, Path, float]] = (),
         scope: str = "all",
     ) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        if not (folder / "search").is_dir():
+        if index is None:
+            folder.mkdir(parents=True, exist_ok=True)
             with contextlib.nullcontext() if phrasings else phrasings_removed():
                 build_search_index(doc, folder)
+        self.folder = index or folder
         self.phrasings = phrasings
         self.scope = scope
-        self.ix, _ = open_search_index(folder)
+        self.ix, _ = open_search_index(self.folder)
         self.others = [open_search_index(extra)[0] for _, extra, _ in extras]
         self.searcher = Searcher(
             [self.ix, *self.others],
             edition=doc.edition,
+            cards=cards,
             sources=["edition", *(source for source, _, _ in extras)],
             weights=[1.0, *(weight for _, _, weight in extras)],
         )
@@ -149,16 +157,30 @@ class Lexical:
             ix.close()
 
 
-def _stub(rid: str) -> SearchResult:
-    """A hit for a document the model adds to the pool (ids are all the benchmark reads)."""
-    if rid.startswith("glossary:"):
-        term = rid.split(":", 1)[1]
-        return SearchResult(rid, "glossary", None, term, 0.0, "")
-    return SearchResult(rid, "rule", rid, None, 0.0, "")
+def card_names(source: Path | None, cache: Path) -> Any:
+    """The card store to read names with (``index.cards.mentions.CardNames``), or None.
+
+    ``source``: a data folder with cards stored, or an AtomicCards file, imported once into a
+    data folder of ``cache`` named by the file's digest.
+    """
+    from index.cards.mentions import CardNames
+    from index.cards.store import CardStore
+
+    if source is None or not source.exists():
+        return None
+    if source.is_dir():
+        return CardNames.find(CardStore(source))
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    store = CardStore(cache / f"cards-{digest[:16]}")
+    if store.find_info() is None:
+        print(f"  importing {source.name} into {store.root}", file=sys.stderr)
+        store.import_cards(source)
+    return CardNames.find(store)
 
 
 class Reranked:
-    """``judge search`` then the semantic re-rank of its pool (``index.semantic.rerank``)."""
+    """``judge search`` with the semantic re-rank: ``index.semantic.reranked_search``, the
+    function ``Edition.search`` calls, on the same Searcher as :class:`Lexical`."""
 
     def __init__(
         self,
@@ -175,22 +197,21 @@ class Reranked:
         self.seconds: list[float] = []
 
     def __call__(self, text: str) -> list[str]:
-        from index.semantic import rerank
+        from index.semantic.searching import reranked_search
 
-        pool = self.lexical.results(text, max(DEPTH, self.depth))
         start = time.perf_counter()
-        ranked = rerank(
+        found = reranked_search(
+            self.lexical.searcher,
             text,
-            pool,
             self.vectors,
             self.model,
+            limit=DEPTH,
             weight=self.weight,
             depth=self.depth,
             add=self.add,
-            make=_stub,
         )
         self.seconds.append(time.perf_counter() - start)
-        return [r.id for r in ranked[:DEPTH]]
+        return [r.id for r in found.results]
 
 
 class Dense:

@@ -36,7 +36,7 @@ def _fingerprint() -> str:
 def extras_home(cache: Path = CACHE) -> Path | None:
     """A data folder holding the shared documents and cards (None, with a note, if absent)."""
     from index.cards.store import CardStore
-    from index.search.rulings import build_rulings_index
+    from index.search.rulings import rulings_index
     from index.tournament.ingest import store_tournament_bytes
 
     if not DOCS.is_dir() or not CARDS.is_file():
@@ -55,8 +55,7 @@ def extras_home(cache: Path = CACHE) -> Path | None:
     print(f"  stored {', '.join(stored)}", file=sys.stderr)
     store = CardStore(home)
     store.import_cards(CARDS)
-    print("  imported the cards; indexing their rulings…", file=sys.stderr)
-    build_rulings_index(store)
+    rulings_index(store)  # built by the import already: this only checks it
     done.write_text(json.dumps({"documents": stored}), encoding="utf-8")
     for old in cache.glob("extras-*"):
         if old != home:

@@ -19,6 +19,11 @@ REAL_FILE = ROOT.parent / "shared" / "questions" / "real-questions.jsonl"
 REAL_EDITION = "20250207"
 """The edition the answer keys are written in (``../shared/corpus/cr-20250207.txt``)."""
 MISS_KINDS = Path(__file__).with_name("real-misses.tsv")
+HALVES = {"T": "tuning (odd ids)", "H": "held back (even ids)"}
+"""The fixed split of the real questions, chosen before any tuning on them (2026-12-01): a
+question whose id number is odd (r001, r003, …) is in the tuning half ``T``, one whose number
+is even (r002, r004, …) in the held-back half ``H``. Tables, signals and weights are chosen
+looking at ``T`` only; ``H`` is scored to check that they hold."""
 _LETTERED = re.compile(r"\d{3}\.\d+[a-z]")
 
 
@@ -50,6 +55,12 @@ def read_real_questions(path: Path = REAL_FILE) -> list[RealQuestion]:
             )
         )
     return out
+
+
+def half_of(question_id: str) -> str:
+    """``T`` (tuning) for an odd id number, ``H`` (held back) for an even one (see HALVES)."""
+    digits = "".join(c for c in question_id if c.isdigit())
+    return "T" if int(digits or "0") % 2 else "H"
 
 
 def is_expected(result_id: str, expected: tuple[str, ...]) -> bool:

@@ -95,7 +95,9 @@ class Bm25Sections:
             args,
         )
         return [
-            SearchResult(rid, kind, None, None, 0.0, "", cards=tuple(filter(None, cards.split("\n"))))
+            SearchResult(
+                rid, kind, None, None, 0.0, "", cards=tuple(filter(None, cards.split("\n")))
+            )
             for rid, kind, cards in rows
         ]
 

@@ -9,6 +9,9 @@ Usage::
     python benchmarks/relevance.py --show-answers  # print each answer's text (for verification)
     python benchmarks/relevance.py --halves ABCD   # only these halves (tune without seeing E)
     python benchmarks/relevance.py --pool pool.tsv # hits to judge blind (see judgments.tsv)
+    python benchmarks/relevance.py --cards PATH    # card store: a data folder or AtomicCards file
+    python benchmarks/relevance.py --no-cards      # without the judge+cards engine
+    python benchmarks/relevance.py --no-extras     # without the judge+docs engine
 
 Two question sets. The real ones (``../shared/questions/real-questions.jsonl``: players' and
 judges' questions asked in public, skipped with a note when absent) are scored in the
@@ -18,11 +21,21 @@ per topic. Ours (``benchmarks/questions.tsv``, written by hand, see its header; 
 pooled judgments of ``judgments.tsv``) are scored in the newest corpus edition (recall@k: an
 answer or a rule below one in the top k; MRR: 1/rank of the first, 0 past 10), per half.
 
+The real questions are also scored by half, as fixed before any tuning on them
+(``_real_questions.HALVES``): ``T``, the odd ids, tuned on; ``H``, the even ids, held back.
+Each engine's count of the classified misses of ``real-misses.tsv`` it answers in its top 5 is
+printed by kind of miss.
+
 Engines (``_engines.py``): ``bm25`` (sqlite FTS5, porter, the question's words OR-ed, over the
 same documents; examples folded into their rule); ``judge`` (``judge search``); ``judge-phr``
-(the phrasing files removed); ``+sem`` (the semantic re-rank, ``index.semantic.rerank``, of that
-engine's pool, with ``--model``, default ``../shared/models/all-MiniLM-L6-v2``; skipped with a
-note when the model or the extra is absent); ``dense`` (the model's nearest documents alone).
+(the phrasing files removed); ``judge+cards`` (``judge search`` with a card store, reading card
+names in questions: ``--cards``, default ``../shared/cards/AtomicCards.json.xz``, imported once
+into the cache; skipped with a note when absent); ``judge+docs`` (that, with the shared
+tournament documents and card rulings searched beside the rules, as ``judge search`` does when
+they are stored: ``_extras.py``); ``+sem`` (the semantic re-rank,
+``index.semantic.rerank``, of that engine's pool, with ``--model``, default
+``../shared/models/all-MiniLM-L6-v2``; skipped with a note when the model or the extra is
+absent); ``dense`` (the model's nearest documents alone).
 """
 
 from __future__ import annotations
@@ -43,9 +56,11 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _engines import DEPTH, Bm25Baseline, load_model  # noqa: E402
 from _real_questions import (  # noqa: E402
+    HALVES,
     REAL_EDITION,
     REAL_FILE,
     RealQuestion,
+    half_of,
     read_miss_kinds,
     read_real_questions,
     real_rank,
@@ -56,6 +71,7 @@ from index.reader import read_cr_path  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 MODEL = ROOT.parent / "shared" / "models" / "all-MiniLM-L6-v2"
+CARDS = ROOT.parent / "shared" / "cards" / "AtomicCards.json.xz"
 CACHE = ROOT / "benchmarks" / ".cache"
 QUESTIONS = Path(__file__).with_name("questions.tsv")
 JUDGMENTS = Path(__file__).with_name("judgments.tsv")
@@ -202,6 +218,25 @@ class Setup:
         self.engines: dict[str, Engine] = {"bm25": Bm25Baseline(doc).search}
         self.lexical = {True: Lexical(doc, folder / "phrasings", phrasings=True)}
         self.engines["judge"] = self.lexical[True]
+        self.with_cards: Lexical | None = None
+        if args.card_names is not None:
+            self.with_cards = Lexical(
+                doc, folder, cards=args.card_names, index=self.lexical[True].folder
+            )
+            self.engines["judge+cards"] = self.with_cards
+            if not args.no_extras:
+                from _extras import extra_indexes, extras_home
+
+                home = extras_home()
+                if home is not None:
+                    # What judge search does with the shared documents and cards stored.
+                    self.engines["judge+docs"] = Lexical(
+                        doc,
+                        folder,
+                        cards=args.card_names,
+                        index=self.lexical[True].folder,
+                        extras=extra_indexes(home),
+                    )
         if not args.only_judge:
             self.lexical[False] = Lexical(doc, folder / "bare", phrasings=False)
             self.engines["judge-phr"] = self.lexical[False]
@@ -240,6 +275,8 @@ class Setup:
     def close(self) -> None:
         for lexical in self.lexical.values():
             lexical.close()
+        if self.with_cards is not None:
+            self.with_cards.close()
 
 
 def run_real(args: argparse.Namespace, loaded: tuple[object, object] | None, tmp: Path) -> None:
@@ -256,6 +293,13 @@ def run_real(args: argparse.Namespace, loaded: tuple[object, object] | None, tmp
     print(_HEAD)
     for name, engine in setup.engines.items():
         print(_line(name, score_real(questions, engine)))
+    for half, label in HALVES.items():
+        subset = [q for q in questions if half_of(q.id) == half]
+        print(f"\nhalf {half}, {label}:")
+        print(_HEAD)
+        for name, engine in setup.engines.items():
+            print(_line(name, score_real(subset, engine)))
+    print_miss_kinds(questions, setup)
     topics = sorted({q.topic for q in questions})
     names = list(setup.engines)
     print("\nper topic, success@5 / MRR:")
@@ -275,6 +319,32 @@ def run_real(args: argparse.Namespace, loaded: tuple[object, object] | None, tmp
         print_times(setup)
     setup.close()
     print()
+
+
+def print_miss_kinds(questions: list[RealQuestion], setup: Setup) -> None:
+    """Per kind of the classified misses (``real-misses.tsv``): how many each engine answers
+    in its top 5, by half."""
+    kinds = read_miss_kinds()
+    if not kinds:
+        return
+    names = list(setup.engines)
+    print("\nclassified misses answered in the top 5 (T + H of n):")
+    print(f"{'kind of miss':<20}{'n':>4}" + "".join(f"{n:>16}" for n in names))
+    order = sorted(
+        {k for k, _ in kinds.values()}, key=lambda k: -sum(1 for v in kinds.values() if v[0] == k)
+    )
+    for kind in order:
+        subset = [q for q in questions if kinds.get(q.id, ("", ""))[0] == kind]
+        cells = []
+        for name in names:
+            found = [
+                q
+                for q in subset
+                if (r := real_rank(setup.engines[name](q.text), q.expected)) and r <= 5
+            ]
+            t = sum(1 for q in found if half_of(q.id) == "T")
+            cells.append(f"{t} + {len(found) - t}")
+        print(f"{kind:<20}{len(subset):>4}" + "".join(f"{c:>16}" for c in cells))
 
 
 def print_real_misses(questions: list[RealQuestion], setup: Setup) -> None:
@@ -380,6 +450,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-own", action="store_true", help="skip our questions")
     parser.add_argument("--model", type=Path, default=MODEL, help="model folder")
     parser.add_argument("--no-semantic", action="store_true", help="lexical engines only")
+    parser.add_argument("--cards", type=Path, default=CARDS, help="card data folder or file")
+    parser.add_argument("--no-cards", action="store_true", help="skip the judge+cards engine")
+    parser.add_argument(
+        "--no-extras", action="store_true", help="skip judge+docs (documents and rulings too)"
+    )
     parser.add_argument("--only-judge", action="store_true", help="skip the phrasings-off runs")
     parser.add_argument("--weight", type=float, default=None, help="re-rank weight")
     parser.add_argument("--depth", type=int, default=None, help="re-rank depth")
@@ -396,6 +471,11 @@ def main(argv: list[str] | None = None) -> int:
     args.add = ADD if args.add is None else args.add
     if args.show_answers or args.pool:
         return legacy(args)
+    from _engines import card_names
+
+    args.card_names = None if args.no_cards else card_names(args.cards, args.cache)
+    if args.card_names is None and not args.no_cards:
+        print(f"judge+cards skipped: no card data at {args.cards} (--cards PATH)\n")
     loaded = load_model(args)
     if loaded is not None:
         print(

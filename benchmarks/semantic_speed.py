@@ -1,11 +1,13 @@
 """Speed and memory of the semantic re-rank (``index.semantic``) beside search alone.
 
-Usage: ``python benchmarks/semantic_speed.py [--runs 7]`` (needs ../shared/corpus,
-../shared/models and the semantic extra).
+Usage: ``python benchmarks/semantic_speed.py [--runs 7] [--without-extra VENV]`` (needs
+../shared/corpus, ../shared/models and the semantic extra; ``VENV``: judge installed without
+the extra, e.g. ``python3 -m venv VENV && VENV/bin/pip install -e .``).
 
-1. Cold one-shot: a new process that runs one question the way ``judge search`` does, without
-   and with the re-rank (load the model, read the vectors, embed the question, re-rank), beside
-   ``judge search`` itself; medians of N interleaved runs, and the parts of the re-rank's cost.
+1. Cold one-shot: ``judge search`` with the re-rank and with ``--no-semantic``, beside a bare
+   whoosh script running the same query on the same index, and the library's steps timed one
+   by one in a new process (imports, model, vectors, question, search + re-rank); medians of N
+   interleaved runs, wall and CPU time.
 2. Warm: p50/p95 in one process with everything loaded, over the real questions and ours:
    search alone, and search then the re-rank (question embedding included, each question new).
 3. Memory: peak resident memory of the cold runs.
@@ -45,39 +47,62 @@ QUESTION = "we both went to zero at once, what happens?"
 ONE_SHOT = """
 import json, sys, time
 start = time.perf_counter()
-from index.search import SearchResult, search
+from index.search import Searcher
 from index.store import EditionStore
 store = EditionStore.from_env()
 build = store.build_path(store.resolve(None))
 semantic = sys.argv[2] == "1"
 times = {}
-if semantic:
-    from index.semantic import DEPTH
-    found = search(build, sys.argv[1], limit=max(10, DEPTH)).results
-else:
-    found = search(build, sys.argv[1], limit=10).results
-times["search"] = time.perf_counter() - start
+searcher = Searcher.open(build)
+times["open"] = time.perf_counter() - start
 if semantic:
     t = time.perf_counter()
-    from index.semantic import ModelStore, load_vectors, rerank
-    import onnxruntime  # noqa: F401  (timed apart: numpy and onnxruntime)
-    times["import"] = time.perf_counter() - t
+    import numpy  # noqa: F401
+    times["numpy"] = time.perf_counter() - t
     t = time.perf_counter()
-    model = ModelStore.from_env().get().load()
+    import onnxruntime  # noqa: F401
+    times["onnxruntime"] = time.perf_counter() - t
+    t = time.perf_counter()
+    import tokenizers  # noqa: F401
+    times["tokenizers"] = time.perf_counter() - t
+    t = time.perf_counter()
+    from index.semantic.searching import SemanticSearch, reranked_search
+    semantic_search = SemanticSearch.for_root(store.root)
+    status = semantic_search.status(build)
+    times["status"] = time.perf_counter() - t
+    t = time.perf_counter()
+    model = semantic_search.model()
     times["model"] = time.perf_counter() - t
     t = time.perf_counter()
-    vectors = load_vectors(build)
+    vectors = semantic_search.vectors(build)
+    vectors.similarities(model.embed_query("warm the decoding"))
     times["vectors"] = time.perf_counter() - t
     t = time.perf_counter()
     model.embed_query(sys.argv[1])
     times["question"] = time.perf_counter() - t
     t = time.perf_counter()
-    make = lambda rid: SearchResult(rid, "rule", rid, None, 0.0, "")
-    found = rerank(sys.argv[1], found, vectors, model, make=make)
-    times["rerank"] = time.perf_counter() - t
+    found = reranked_search(searcher, sys.argv[1], vectors, model).results
+    times["search + re-rank"] = time.perf_counter() - t
+else:
+    t = time.perf_counter()
+    found = searcher.search(sys.argv[1], limit=10).results
+    times["search"] = time.perf_counter() - t
 times["total"] = time.perf_counter() - start
 print(" ".join(r.id for r in found[:5]))
 print(json.dumps(times))
+"""
+
+BARE_WHOOSH = """
+import sys, warnings
+warnings.filterwarnings("ignore", message="invalid escape sequence")
+from whoosh.index import open_dir
+from whoosh.qparser import MultifieldParser, OrGroup
+ix = open_dir(sys.argv[1])
+with ix.searcher() as s:
+    q = MultifieldParser(["term", "title", "group", "body"], ix.schema,
+                         group=OrGroup.factory(0.9)).parse(sys.argv[2])
+    for hit in s.search(q, limit=10):
+        print(hit["id"], hit.highlights("body"))
 """
 
 
@@ -107,85 +132,94 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _cold(home: Path, runs: int) -> None:
+def _cold(home: Path, runs: int, question: str, without: Path | None = None) -> None:
+    from index.search import search_index_folder
+
     env = environment(JUDGE_HOME=str(home))
-    judge = [str(Path(sys.executable).with_name("judge")), "search", QUESTION]
-    script = [sys.executable, "-c", ONE_SHOT, QUESTION]
-    runs_of = {"judge search": judge, "search": [*script, "0"], "search + re-rank": [*script, "1"]}
+    judge = [str(Path(sys.executable).with_name("judge")), "search"]
+    script = [sys.executable, "-c", ONE_SHOT, question]
+    store = EditionStore(home)
+    build = store.build_path(store.resolve(None))
+    assert build is not None
+    live = search_index_folder(build)
+    runs_of = {
+        "bare whoosh script": [sys.executable, "-c", BARE_WHOOSH, str(live), question],
+        "judge search --no-semantic": [*judge, "--no-semantic", question],
+        **(
+            {"judge search, no extra": [str(without / "bin" / "judge"), "search", question]}
+            if without is not None
+            else {}
+        ),
+        "judge search (re-rank)": [*judge, question],
+        "library: search": [*script, "0"],
+        "library: search + re-rank": [*script, "1"],
+    }
     walls: dict[str, list[float]] = {name: [] for name in runs_of}
     cpus: dict[str, list[float]] = {name: [] for name in runs_of}
     parts: list[dict[str, float]] = []
     for argv in runs_of.values():  # warm the disk cache once
         subprocess.run(argv, env=env, check=True, capture_output=True)
     for _ in range(runs):
-        for name, argv in runs_of.items():
+        for name, argv in runs_of.items():  # interleaved: the load falls on all alike
             cpu, start = _cpu(), time.perf_counter()
             out = subprocess.run(argv, env=env, check=True, capture_output=True, text=True)
             walls[name].append(time.perf_counter() - start)
             cpus[name].append(_cpu() - cpu)
-            if name == "search + re-rank":
+            if name == "library: search + re-rank":
                 parts.append(json.loads(out.stdout.splitlines()[-1]))
-    print(f"1. cold one-shot, {QUESTION!r}, median of {runs} (ms): wall, CPU (user + system)")
+    print(f"1. cold one-shot, {question!r}, median of {runs} (ms): wall, CPU (user + system)")
+    bare = statistics.median(walls["bare whoosh script"])
+    bare_cpu = statistics.median(cpus["bare whoosh script"])
     for name in runs_of:
-        wall, cpu = statistics.median(walls[name]) * 1000, statistics.median(cpus[name]) * 1000
-        print(f"   {name:<20}{wall:>8.0f}{cpu:>8.0f}")
-    extra = statistics.median(walls["search + re-rank"]) - statistics.median(walls["search"])
-    estimate = statistics.median(walls["judge search"]) + extra
+        wall, cpu = statistics.median(walls[name]), statistics.median(cpus[name])
+        print(
+            f"   {name:<28}{wall * 1000:>8.0f}{cpu * 1000:>8.0f}"
+            f"   {wall / bare:.2f}x / {cpu / bare_cpu:.2f}x the bare whoosh script"
+        )
+    keys = list(parts[0]) if parts else []
     print(
-        f"   the re-rank adds {extra * 1000:.0f} ms: judge search with it ≈ {estimate * 1000:.0f}"
-    )
-    keys = ["import", "model", "vectors", "question", "rerank"]
-    print(
-        "   its parts, in the process (median ms): "
+        "   the library's parts (median ms): "
         + ", ".join(f"{k} {statistics.median(p[k] for p in parts) * 1000:.0f}" for k in keys)
     )
-    for name in ("search", "search + re-rank"):
+    for name in ("judge search --no-semantic", "judge search (re-rank)"):
         _seconds, mib = peak_child_memory_mib(runs_of[name], env)
         print(f"3. peak memory, {name}: {mib:.0f} MiB")
 
 
 def _warm(home: Path) -> None:
-    from index.search import SearchResult, search_documents
-    from index.search.rank import _weighting
-    from index.search.schema import open_search_index
-    from index.semantic import DEPTH, ModelStore, load_vectors, rerank
+    """What a server pays: ``Edition.keep_warm()``, then ``Edition.search`` per question."""
+    from index.edition import open_edition
 
-    store = EditionStore(home)
-    build = store.build_path(store.resolve(None))
-    assert build is not None
-    ix, _ = open_search_index(build)
-    model = ModelStore(home).get().load(prepack=True)  # a warm process: repack the weights
-    vectors = load_vectors(build)
+    ed = open_edition(None, store=EditionStore(home)).keep_warm()
     questions = [q.text for q in read_real_questions()] + [q.text for q in read_questions()]
-    make = lambda rid: SearchResult(rid, "rule", rid, None, 0.0, "")  # noqa: E731
+    for q in questions[:20]:  # warm the searcher's caches and the session
+        ed.search(q + " warm", semantic=False)
+        assert ed.search(q + " warm").semantic_status == "current"
     lexical: list[float] = []
-    semantic: list[float] = []
-    with ix.searcher(weighting=_weighting()) as searcher:
-        for q in questions[:20]:  # warm the searcher's caches and the session
-            pool = search_documents(ix, q, limit=DEPTH, searcher=searcher).results
-            rerank(q + " warm", pool, vectors, model, make=make)
-        for q in questions:
-            start = time.perf_counter()
-            pool = search_documents(ix, q, limit=DEPTH, searcher=searcher).results
-            middle = time.perf_counter()
-            rerank(q, pool, vectors, model, make=make)
-            end = time.perf_counter()
-            lexical.append(middle - start)
-            semantic.append(end - middle)
-    ix.close()
+    both: list[float] = []
+    for q in questions:  # each question new to the re-rank (its vector is not remembered)
+        start = time.perf_counter()
+        ed.search(q, semantic=False)
+        middle = time.perf_counter()
+        ed.search(q)
+        end = time.perf_counter()
+        lexical.append(middle - start)
+        both.append(end - middle)
+    ed.close()
+    semantic = [b - a for a, b in zip(lexical, both, strict=True)]
 
     def p(xs: list[float], q: float) -> float:
         xs = sorted(xs)
         return xs[min(len(xs) - 1, int(q * len(xs)))] * 1000
 
-    both = [a + b for a, b in zip(lexical, semantic, strict=True)]
     n_real = len(read_real_questions())
     print(f"2. warm, {len(questions)} questions (ms): p50 / p95")
-    print(f"   search alone          {p(lexical, 0.5):6.1f} / {p(lexical, 0.95):6.1f}")
-    print(f"   the re-rank alone     {p(semantic, 0.5):6.1f} / {p(semantic, 0.95):6.1f}")
-    print(f"   search + re-rank      {p(both, 0.5):6.1f} / {p(both, 0.95):6.1f}")
+    print(f"   Edition.search, --no-semantic  {p(lexical, 0.5):6.1f} / {p(lexical, 0.95):6.1f}")
+    print(f"   Edition.search, re-ranked      {p(both, 0.5):6.1f} / {p(both, 0.95):6.1f}")
+    print(f"   the difference                 {p(semantic, 0.5):6.1f} / {p(semantic, 0.95):6.1f}")
     print(
-        f"   the re-rank, {n_real} real questions (~50 tokens) {p(semantic[:n_real], 0.5):.1f} / "
+        f"   the difference, {n_real} real questions (~50 tokens) "
+        f"{p(semantic[:n_real], 0.5):.1f} / "
         f"{p(semantic[:n_real], 0.95):.1f}; ours (~12 tokens) "
         f"{p(semantic[n_real:], 0.5):.1f} / {p(semantic[n_real:], 0.95):.1f}"
     )
@@ -238,6 +272,13 @@ def _vectors(home: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument(
+        "--without-extra",
+        type=Path,
+        default=None,
+        metavar="VENV",
+        help="a virtual environment with judge installed without the semantic extra, timed too",
+    )
     args = parser.parse_args(argv)
     if not (MODEL / "onnx" / "model.onnx").is_file():
         sys.exit(f"no model in {MODEL}: this benchmark needs ../shared/models")
@@ -246,7 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     with tempfile.TemporaryDirectory() as tmp:
         home = _home(Path(tmp))
-        _cold(home, args.runs)
+        for question in (QUESTION, "legend rule"):
+            _cold(home, args.runs, question, args.without_extra)
         _warm(home)
         _vectors(home)
     return 0

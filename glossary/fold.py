@@ -31,7 +31,9 @@ _FOLD = str.maketrans(
         "\u00a0": " ",
     }
 )
-_QUALIFIER_RE = re.compile(r"\s*\((?:obsolete|informal)\)\s*$", re.IGNORECASE)
+# Searched in the text with its trailing space stripped: a pattern that began and ended with \s*
+# rescanned a run of spaces from each of them (20,000 spaces took 4 s).
+_QUALIFIER_RE = re.compile(r"\((?:obsolete|informal)\)\Z", re.IGNORECASE)
 _SPACE_RE = re.compile(r"\s+")
 
 
@@ -42,5 +44,8 @@ def fold_text(text: str) -> str:
 
 def normalise_term(term: str) -> str:
     """The key a term is matched by: folded, case-free, without "(Obsolete)" or "(Informal)"."""
-    folded = _QUALIFIER_RE.sub("", fold_text(term))
+    folded = fold_text(term).rstrip()
+    qualifier = _QUALIFIER_RE.search(folded)
+    if qualifier is not None:
+        folded = folded[: qualifier.start()]
     return _SPACE_RE.sub(" ", folded).strip().casefold()

@@ -23,16 +23,18 @@ from typing import TYPE_CHECKING, Any
 
 from .citecontext import find_context, sentence_start
 from .citeindex import ContextIndex
-from .numbers import RuleNumber, RuleRef, find_references, parse_rule_number
+from .numbers import RuleNumber, RuleRef, TextReference, find_references, parse_rule_number
 
 if TYPE_CHECKING:
     from .diff import Matching
     from .model import Document
 
 __all__ = [
+    "MAX_CITATIONS",
     "Citation",
     "CitationCheck",
     "ContextIndex",
+    "TooManyCitationsError",
     "check_citations",
     "find_citations",
 ]
@@ -65,12 +67,37 @@ class Citation:
     together, so their words may describe any of them."""
 
 
-def find_citations(text: str) -> list[Citation]:
-    """Every rule citation in ``text``, with its line, column and nearby words."""
+MAX_CITATIONS = 100_000
+"""The most citations one text may hold (the whole CR has about 5,000): a text of nothing but
+citations, 16 MiB of it, would take many minutes."""
+
+
+class TooManyCitationsError(ValueError):
+    """Raised for a text with more than :data:`MAX_CITATIONS` citations."""
+
+    def __init__(self, line: int, limit: int) -> None:
+        self.line = line
+        """The line where the count went past the limit."""
+        self.limit = limit
+        super().__init__(
+            f"the text has more than {limit:,} rule citations (the most one check reads) by "
+            f"line {line:,}"
+        )
+
+
+def find_citations(text: str, limit: int = MAX_CITATIONS) -> list[Citation]:
+    """Every rule citation in ``text``, with its line, column and nearby words.
+
+    Raises :class:`TooManyCitationsError` past ``limit`` citations, before reading their words.
+    """
     found: list[Citation] = []
+    count = 0
     for number, line in enumerate(text.splitlines(), start=1):
         if _DIGIT_RE.search(line) is None:
             continue
+        count += len(_references(line))
+        if count > limit:
+            raise TooManyCitationsError(number, limit)
         found.extend(
             Citation(number, column, written, ref, words, kind, before, sentence)
             for column, written, ref, words, kind, before, sentence in _line_citations(line)
@@ -78,14 +105,41 @@ def find_citations(text: str) -> list[Citation]:
     return found
 
 
+REACH = 1_000
+"""How far either side of a citation its words are looked for, in characters ..."""
+NEAR = 16
+"""... and in citations: sentences of real writing are far shorter, and a line holding
+thousands of citations (a list, a damaged file) then costs each of them the same, not the
+whole line."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _references(line: str) -> list[TextReference]:
+    return find_references(line)
+
+
 @functools.lru_cache(maxsize=4096)
 def _line_citations(line: str) -> tuple[tuple[int, str, RuleRef, str, str, str, int], ...]:
     # Remembered by line: long texts repeat lines (boilerplate, quoted rules, lists).
-    refs = find_references(line)
+    refs = _references(line)
     out = []
     for i, ref in enumerate(refs):
-        context = find_context(line, refs, i)
-        sentence = sentence_start(line, ref.start, ref.end)
+        first, last = max(0, i - NEAR), min(len(refs), i + NEAR + 1)
+        lo = max(0, ref.start - REACH, refs[first - 1].end if first else 0)
+        hi = min(len(line), ref.end + REACH, refs[last].start if last < len(refs) else len(line))
+        if lo == 0 and hi == len(line):
+            context = find_context(line, refs, i)
+            sentence = sentence_start(line, ref.start, ref.end)
+        else:
+            # The window and the citations in it, moved to its coordinates.
+            near = [
+                TextReference(r.ref, r.start - lo, r.end - lo, r.text)
+                for r in refs[first:last]
+                if r.start >= lo and r.end <= hi
+            ]
+            index = next(k for k, r in enumerate(near) if r.start == ref.start - lo)
+            context = find_context(line[lo:hi], near, index)
+            sentence = lo + sentence_start(line[lo:hi], ref.start - lo, ref.end - lo)
         out.append(
             (
                 ref.start + 1,

@@ -63,6 +63,7 @@ _LEAD_RE = re.compile(
     re.IGNORECASE,
 )
 _UNPRINTABLE_RE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
+_BRACKET_RE = re.compile(r"[()\[\]]")
 _WORD_RE = re.compile(r"[\w'’+/{}-]+")
 # "712.9–10": the end of a range written short, which the reference finder leaves out.
 _RANGE_TAIL_RE = re.compile(r"\s*[-\u2010-\u2014]\s*\d+[a-z]?\b")
@@ -118,36 +119,44 @@ def _previous_sentence(line: str, before: int, count: int = 2) -> tuple[int, int
 def _enclosing_paren(line: str, start: int, end: int) -> tuple[int, int] | None:
     """The bounds of the parenthesis around ``start``…``end``, if there is one."""
     depth, open_at = 0, -1
-    for i in range(start - 1, -1, -1):
+    # Only the brackets are visited (found by a regular expression), not every character.
+    for i in reversed([m.start() for m in _BRACKET_RE.finditer(line, 0, start)]):
         if line[i] in ")]":
             depth += 1
-        elif line[i] in "([":
-            if depth == 0:
-                open_at = i
-                break
+        elif depth == 0:
+            open_at = i
+            break
+        else:
             depth -= 1
     if open_at < 0:
         return None
     depth = 0
-    for i in range(end, len(line)):
-        if line[i] in "([":
+    for m in _BRACKET_RE.finditer(line, end):
+        if m.group() in "([":
             depth += 1
-        elif line[i] in ")]":
-            if depth == 0:
-                return open_at, i + 1
+        elif depth == 0:
+            return open_at, m.start() + 1
+        else:
             depth -= 1
     return None
 
 
 def _blank(line: str, refs: list[TextReference], lo: int, hi: int) -> str:
     """``line[lo:hi]`` with the citations in it blanked (and "–10" after "712.9")."""
-    out = list(line[lo:hi])
+    pieces: list[str] = []
+    at = lo
     for r in refs:
+        if r.start >= hi:
+            break  # citations are in the order of the line
         tail = _RANGE_TAIL_RE.match(line, r.end)
-        end = tail.end() if tail else r.end
-        for k in range(max(r.start, lo), min(end, hi)):
-            out[k - lo] = " "
-    return "".join(out)
+        start, end = max(r.start, at), min(tail.end() if tail else r.end, hi)
+        if end <= start:
+            continue
+        pieces.append(line[at:start])
+        pieces.append(" " * (end - start))
+        at = end
+    pieces.append(line[at:hi])
+    return "".join(pieces)
 
 
 def _clause_start(line: str, stop: int, floor: int) -> int:

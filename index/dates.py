@@ -49,14 +49,16 @@ FIRST_YEAR = 1993
 """No rules document is older than the game; a year outside 1993–2100 is a misreading."""
 LAST_YEAR = 2100
 
-# "January 16, 2026", "Feb. 7 2025": a month word, a day, a year. Every pattern names its groups
-# month, day and year (two-digit years in file names: see _century).
-_MONTH_DAY_YEAR = r"(?P<month>[A-Za-z]+)\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4})\b"
+# "January 16, 2026", "Feb. 7 2025": a month word, a day, a year; the tournament documents also
+# print "July 26,2024" and "June 7. 2024". Every pattern names its groups month, day and year
+# (two-digit years in file names: see _century).
+_MONTH_DAY_YEAR = r"(?P<month>[A-Za-z]+)\.?\s+(?P<day>\d{1,2})(?:\s*[,.]\s*|\s+)(?P<year>\d{4})\b"
 _EFFECTIVE_RE = re.compile(
     r"these\s+rules\s+are\s+(?:effective|current)\s+as\s+of\s+" + _MONTH_DAY_YEAR, re.IGNORECASE
 )
 _DOCUMENT_RE = re.compile(
-    r"\b(?:effective|updated)(?:\s+as\s+of|\s+on)?:?\s+" + _MONTH_DAY_YEAR, re.IGNORECASE
+    r"\b(?:(?:effective|updated)(?:\s+as\s+of|\s+on)?|current\s+as\s+of):?\s+" + _MONTH_DAY_YEAR,
+    re.IGNORECASE,
 )
 # In file names: 2024apr15, 2024Sep23, 2025_Apr_21 (year first) and 25sep20 (day, month, year).
 _NAME_YEAR_FIRST_RE = re.compile(
@@ -103,8 +105,9 @@ def find_effective_date(text: str) -> str | None:
 def find_document_date(text: str) -> str | None:
     """The first "Effective May 13, 2024" or "Updated September 25, 2020" date; ``None`` if none.
 
-    Give it the opening of a tournament document: later lines may date other things (a set's
-    legality, "effective April 17, 2026").
+    Give it the opening of a tournament document (the reader gives it the lines under the
+    title): later lines may date other things (a set's legality, "effective April 17, 2026").
+    A date alone ("May 13, 2024", an entry of a list of changes) is not one.
     """
     return _first_date(_DOCUMENT_RE, text)
 

@@ -1,6 +1,7 @@
 """What changed between two editions: added, removed, changed and moved (renumbered) rules.
 
-Rules are paired across editions in three passes, cheapest first:
+Rules are paired across editions by :mod:`index.matching` (shared with the tournament
+documents), in three passes, cheapest first:
 
 1. the same number and the same text (almost every rule between two neighbouring editions);
 2. the same text under another number (a renumbering: 704.5k → 704.5j in 2017);
@@ -18,15 +19,15 @@ from __future__ import annotations
 import contextlib
 import difflib
 import re
-from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from glossary.entry import fold_text
 
-from .model import Document, Rule, UnknownRuleError
+from .matching import Change, Entry, Event, Pairing, Scheme, changes, follow, pair
+from .model import Document, UnknownRuleError
 from .numbers import (
     InvalidRuleReferenceError,
     RuleNumber,
@@ -38,6 +39,7 @@ from .numbers import (
 )
 
 __all__ = [
+    "RULES",
     "Change",
     "Event",
     "Matching",
@@ -50,15 +52,6 @@ __all__ = [
 ]
 
 KINDS = ("added", "removed", "changed", "moved")
-
-# Below this difflib ratio (over the words of two texts) two rules are not the same rule.
-SIMILARITY_THRESHOLD = 0.5
-# How many candidates, ranked by shared rare words, get a full ratio.
-_CANDIDATES = 12
-# A word found in more leftover rules than this is too common to suggest a candidate.
-_COMMON = 150
-_SAME_NUMBER_BONUS = 0.1
-_SAME_PARENT_BONUS = 0.1
 
 _WORD_RE = re.compile(r"[a-z0-9#]+")
 _ITALIC_RE = re.compile(r"(?<![\w\\])_(\S(?:[^_]*?\S)?)_(?!\w)")
@@ -103,7 +96,7 @@ def normalise_text(text: str) -> str:
     return " ".join(_WORD_RE.findall("".join(parts).lower()))
 
 
-def _map_ref(ref: RuleRef, mapping: dict[str, str]) -> RuleRef:
+def _map_ref(ref: RuleRef, mapping: Mapping[str, str]) -> RuleRef:
     def one(number: RuleNumber) -> RuleNumber:
         moved = mapping.get(str(number))
         return parse_rule_number(moved) if moved is not None else number
@@ -111,7 +104,7 @@ def _map_ref(ref: RuleRef, mapping: dict[str, str]) -> RuleRef:
     return RuleRef(one(ref.start), one(ref.end) if ref.end else None, ref.with_subrules)
 
 
-def _canonical(text: str, mapping: dict[str, str] | None) -> str:
+def _canonical(text: str, mapping: Mapping[str, str] | None) -> str:
     """Text with quotes folded and every reference rewritten (through ``mapping`` if given)."""
     plain = _plain(text)
     parts: list[str] = []
@@ -124,43 +117,30 @@ def _canonical(text: str, mapping: dict[str, str] | None) -> str:
     return "".join(parts)
 
 
-@dataclass
-class Matching:
-    """Which rule of the old edition became which rule of the new one."""
+def _has_moved_refs(rule: Entry, forward: Mapping[str, str]) -> bool:
+    for text in (rule.text, *rule.examples):
+        for found in _references(_plain(text)):
+            ref = found.ref
+            for number in (ref.start, ref.end):
+                if number is not None and forward.get(str(number), str(number)) != str(number):
+                    return True
+    return False
 
-    old: Document
-    new: Document
-    forward: dict[str, str] = field(default_factory=dict)
-    """Old number → new number, for every rule that carried over."""
-    backward: dict[str, str] = field(default_factory=dict)
-    """New number → old number."""
 
-    def is_changed(self, old_number: str) -> bool:
-        """Checks if the text (or examples) of a carried-over rule changed beyond renumbering."""
-        new_number = self.forward[old_number]
-        a, b = self.old.rules[old_number], self.new.rules[new_number]
-        if a.text == b.text and a.examples == b.examples and not self._has_moved_refs(a):
-            return False
-        if _canonical(a.text, self.forward) != _canonical(b.text, None):
-            return True
-        return [_canonical(e, self.forward) for e in a.examples] != [
-            _canonical(e, None) for e in b.examples
-        ]
-
-    def _has_moved_refs(self, rule: Rule) -> bool:
-        for text in (rule.text, *rule.examples):
-            for found in _references(_plain(text)):
-                ref = found.ref
-                for number in (ref.start, ref.end):
-                    if number is not None and self.forward.get(str(number), str(number)) != str(
-                        number
-                    ):
-                        return True
+def _is_changed(a: Entry, b: Entry, forward: Mapping[str, str]) -> bool:
+    """Checks if the text (or examples) of a carried-over rule changed beyond renumbering."""
+    if a.text == b.text and a.examples == b.examples and not _has_moved_refs(a, forward):
         return False
+    if _canonical(a.text, forward) != _canonical(b.text, None):
+        return True
+    return [_canonical(e, forward) for e in a.examples] != [_canonical(e, None) for e in b.examples]
 
-    def _pair(self, old_number: str, new_number: str) -> None:
-        self.forward[old_number] = new_number
-        self.backward[new_number] = old_number
+
+def _same_rule(a: Entry, b: Entry) -> bool:
+    """Checks cheaply if a rule carried over under its number unchanged (same text)."""
+    return _canonical(a.text, None) == _canonical(b.text, None) and [
+        _canonical(e, None) for e in a.examples
+    ] == [_canonical(e, None) for e in b.examples]
 
 
 def _parent(number: str) -> str | None:
@@ -168,124 +148,31 @@ def _parent(number: str) -> str | None:
     return None if parent is None else str(parent)
 
 
+def _rule_order(number: str) -> Any:
+    return parse_rule_number(number).sort_key()
+
+
+def _rule_key(rule: Entry) -> str:
+    return normalise_text(rule.text)
+
+
+RULES = Scheme(_rule_key, _parent, _rule_order, _is_changed, _same_rule)
+"""How the CR's rules are compared: references to rules blanked out or mapped."""
+
+
+class Matching(Pairing):
+    """Which rule of the old edition became which rule of the new one."""
+
+    old: Document
+    new: Document
+
+    def __init__(self, old: Document, new: Document) -> None:
+        super().__init__(old, new, RULES)
+
+
 def match_documents(old: Document, new: Document) -> Matching:
     """Pairs the rules of two editions (see the module docstring for how)."""
-    m = Matching(old, new)
-    old_keys = {n: normalise_text(r.text) for n, r in old.rules.items()}
-    new_keys = {n: normalise_text(r.text) for n, r in new.rules.items()}
-
-    # 1. Same number, same text.
-    for number, key in old_keys.items():
-        if new_keys.get(number) == key:
-            m._pair(number, number)
-
-    def parent_agrees(o: str, n: str) -> bool:
-        po, pn = _parent(o), _parent(n)
-        return po is not None and pn is not None and m.forward.get(po) == pn
-
-    # 2. Same text, another number. Document order, so a parent is paired before its children
-    # and a title such as "General" goes to the one under the parent's new number.
-    by_key: dict[str, list[str]] = {}
-    for number, key in new_keys.items():
-        if number not in m.backward:
-            by_key.setdefault(key, []).append(number)
-    for number, key in old_keys.items():
-        if number in m.forward or key not in by_key:
-            continue
-        free = [n for n in by_key[key] if n not in m.backward]
-        agreeing = [n for n in free if parent_agrees(number, n)]
-        # Very short texts ("General", "[Reserved]") say little: they need the parent's word.
-        if agreeing:
-            m._pair(number, agreeing[0])
-        elif free and len(key.split()) > 3:
-            m._pair(number, free[0])
-
-    # 3. Similar text, among candidates sharing rare words.
-    left_old = [n for n in old_keys if n not in m.forward]
-    left_new = [n for n in new_keys if n not in m.backward]
-    if left_old and left_new:
-        _match_similar(m, left_old, left_new, old_keys, new_keys, parent_agrees)
-    return m
-
-
-def _match_similar(
-    m: Matching,
-    left_old: list[str],
-    left_new: list[str],
-    old_keys: dict[str, str],
-    new_keys: dict[str, str],
-    parent_agrees: Any,
-) -> None:
-    new_words = {n: new_keys[n].split() for n in left_new}
-    postings: dict[str, list[str]] = {}
-    for n, words in new_words.items():
-        for w in dict.fromkeys(words):  # not a set: keep runs reproducible
-            postings.setdefault(w, []).append(n)
-    scored: list[tuple[float, int, str, str]] = []
-    order = 0
-    for o in left_old:
-        words = old_keys[o].split()
-        shared: Counter[str] = Counter()
-        for w in dict.fromkeys(words):  # not a set: keep runs reproducible
-            hits = postings.get(w)
-            if hits is not None and len(hits) <= _COMMON:
-                shared.update(hits)
-        candidates = [n for n, _ in shared.most_common(_CANDIDATES)]
-        if o in new_words and o not in candidates:
-            candidates.append(o)
-        matcher = difflib.SequenceMatcher(None, autojunk=False)
-        matcher.set_seq2(words)
-        for n in candidates:
-            matcher.set_seq1(new_words[n])
-            if matcher.real_quick_ratio() < SIMILARITY_THRESHOLD:
-                continue
-            if matcher.quick_ratio() < SIMILARITY_THRESHOLD:
-                continue
-            ratio = matcher.ratio()
-            if ratio < SIMILARITY_THRESHOLD:
-                continue
-            score = ratio
-            if n == o:
-                score += _SAME_NUMBER_BONUS
-            if parent_agrees(o, n):
-                score += _SAME_PARENT_BONUS
-            scored.append((-score, order, o, n))
-            order += 1
-    scored.sort()
-    for _, _, o, n in scored:
-        if o not in m.forward and n not in m.backward:
-            m._pair(o, n)
-
-
-@dataclass(frozen=True)
-class Change:
-    """One rule added, removed, changed, or moved (renumbered, perhaps reworded too)."""
-
-    kind: str
-    """``added``, ``removed``, ``changed`` or ``moved``."""
-    old: str | None
-    """The number in the old edition, or ``None`` for an added rule."""
-    new: str | None
-    """The number in the new edition, or ``None`` for a removed rule."""
-    old_text: str | None
-    new_text: str | None
-    old_examples: tuple[str, ...] = ()
-    new_examples: tuple[str, ...] = ()
-    is_text_changed: bool = False
-    """For ``moved``: whether the wording changed as well as the number."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The record ``judge diff --json`` prints (contract keys first)."""
-        return {
-            "kind": self.kind,
-            "old": self.old,
-            "new": self.new,
-            "old_text": self.old_text,
-            "new_text": self.new_text,
-            "text_changed": self.is_text_changed,
-            "old_examples": list(self.old_examples),
-            "new_examples": list(self.new_examples),
-        }
+    return pair(Matching(old, new))
 
 
 def _numbers_in(doc: Document, ref: RuleRef) -> set[str]:
@@ -295,25 +182,6 @@ def _numbers_in(doc: Document, ref: RuleRef) -> set[str]:
         for r in rules:
             numbers.update(doc.descendants(r.number))
     return numbers
-
-
-def _sort_key(change: Change) -> tuple[Any, ...]:
-    number = change.new if change.new is not None else change.old
-    assert number is not None
-    return (parse_rule_number(number).sort_key(), change.new is not None)
-
-
-def _change(kind: str, a: Rule | None, b: Rule | None, text_changed: bool = False) -> Change:
-    return Change(
-        kind,
-        a.number if a else None,
-        b.number if b else None,
-        a.text if a else None,
-        b.text if b else None,
-        tuple(a.examples) if a else (),
-        tuple(b.examples) if b else (),
-        text_changed,
-    )
 
 
 def diff_documents(old: Document, new: Document, ref: RuleRef | str | None = None) -> list[Change]:
@@ -336,33 +204,7 @@ def diff_documents(old: Document, new: Document, ref: RuleRef | str | None = Non
             if not wanted_old:
                 editions = tuple(e for e in (old.edition, new.edition) if e)
                 raise UnknownRuleError(exc.number, None, exc.nearest, editions) from None
-    return _changes(match_documents(old, new), wanted_old, wanted_new)
-
-
-def _changes(m: Matching, wanted_old: set[str] | None, wanted_new: set[str] | None) -> list[Change]:
-    def wanted(o: str | None, n: str | None) -> bool:
-        if wanted_old is None or wanted_new is None:
-            return True
-        return (o is not None and o in wanted_old) or (n is not None and n in wanted_new)
-
-    changes: list[Change] = []
-    for o, rule in m.old.rules.items():
-        n = m.forward.get(o)
-        if not wanted(o, n):
-            continue
-        if n is None:
-            changes.append(_change("removed", rule, None))
-            continue
-        changed = m.is_changed(o)
-        if n != o:
-            changes.append(_change("moved", rule, m.new.rules[n], changed))
-        elif changed:
-            changes.append(_change("changed", rule, m.new.rules[n], True))
-    for n, rule in m.new.rules.items():
-        if n not in m.backward and wanted(None, n):
-            changes.append(_change("added", None, rule))
-    changes.sort(key=_sort_key)
-    return changes
+    return changes(match_documents(old, new), wanted_old, wanted_new)
 
 
 # --- word-level diff ------------------------------------------------------------------------
@@ -458,61 +300,6 @@ def _merge_spaces(ops: list[WordOp]) -> list[WordOp]:
 # --- history --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Event:
-    """Something that happened to one rule in one edition."""
-
-    edition: str
-    kind: str
-    """``added``, ``changed``, ``moved``, ``removed``; ``earliest`` for the oldest edition given."""
-    number: str
-    """What the rule was called in that edition (for ``removed``: its last number)."""
-    previous: str | None = None
-    """Its number in the edition before, if it had one."""
-    text: str | None = None
-    """Its text in that edition (``None`` once removed)."""
-    previous_text: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The record ``judge history --json`` prints (contract keys first)."""
-        return {
-            "edition": self.edition,
-            "kind": self.kind,
-            "number": self.number,
-            "previous": self.previous,
-            "text": self.text,
-            "previous_text": self.previous_text,
-        }
-
-
-def _same_rule(old: Document, new: Document, number: str) -> bool:
-    """Checks cheaply if ``number`` carried over unchanged (same number, same text)."""
-    a, b = old.rules.get(number), new.rules.get(number)
-    if a is None or b is None:
-        return False
-    return _canonical(a.text, None) == _canonical(b.text, None) and [
-        _canonical(e, None) for e in a.examples
-    ] == [_canonical(e, None) for e in b.examples]
-
-
-def _step(old: Document, new: Document, old_number: str) -> tuple[str | None, bool]:
-    """Where ``old_number`` went in ``new`` (``None``: removed) and whether its text changed."""
-    if _same_rule(old, new, old_number):
-        return old_number, False
-    m = match_documents(old, new)
-    target = m.forward.get(old_number)
-    return target, target is not None and m.is_changed(old_number)
-
-
-def _step_back(old: Document, new: Document, new_number: str) -> tuple[str | None, bool]:
-    """Which rule of ``old`` became ``new_number`` (``None``: added) and whether it changed."""
-    if _same_rule(old, new, new_number):
-        return new_number, False
-    m = match_documents(old, new)
-    source = m.backward.get(new_number)
-    return source, source is not None and m.is_changed(source)
-
-
 def history(
     documents: Iterable[Document], ref: RuleRef | str, anchor: str | None = None
 ) -> list[Event]:
@@ -541,44 +328,4 @@ def history(
             raise UnknownRuleError(number, None, newest.nearest(number), editions=())
         start = having[-1]
 
-    events: list[Event] = []
-    # Backwards from the anchor.
-    current = number
-    for i in range(start, 0, -1):
-        old, new = docs[i - 1], docs[i]
-        source, changed = _step_back(old, new, current)
-        edition = new.edition or ""
-        text = new.rules[current].text
-        if source is None:
-            events.append(Event(edition, "added", current, None, text, None))
-            break
-        old_text = old.rules[source].text
-        if source != current:
-            events.append(Event(edition, "moved", current, source, text, old_text))
-        elif changed:
-            events.append(Event(edition, "changed", current, source, text, old_text))
-        current = source
-    else:
-        if docs:
-            first = docs[0]
-            events.append(
-                Event(first.edition or "", "earliest", current, None, first.rules[current].text)
-            )
-    events.reverse()
-    # Forwards from the anchor.
-    current = number
-    for i in range(start, len(docs) - 1):
-        old, new = docs[i], docs[i + 1]
-        target, changed = _step(old, new, current)
-        edition = new.edition or ""
-        old_text = old.rules[current].text
-        if target is None:
-            events.append(Event(edition, "removed", current, current, None, old_text))
-            break
-        text = new.rules[target].text
-        if target != current:
-            events.append(Event(edition, "moved", target, current, text, old_text))
-        elif changed:
-            events.append(Event(edition, "changed", target, current, text, old_text))
-        current = target
-    return events
+    return follow(docs, start, number, RULES, match_documents)

@@ -28,12 +28,13 @@ from .store import EditionStore, NoEditionError
 if TYPE_CHECKING:
     from glossary.lookup import Glossary, Match
 
-    from .model import Document, Rule
+    from .cards.mentions import CardNames
+    from .model import Document, Rule, XRefs
     from .numbers import RuleRef
-    from .search import SearchResults
+    from .search import Searcher, SearchResults
+    from .semantic.searching import SemanticSearch
     from .store import EditionInfo
     from .warm import SearcherPool
-    from .xref import XRefs
 
 __all__ = [
     "Edition",
@@ -165,6 +166,9 @@ class Edition:
         self._families: set[str] = set()
         self._glossary: Glossary | None = None
         self._searchers: SearcherPool | None = None
+        self._semantic: SemanticSearch | None = None
+        self._cards: CardNames | None = None
+        self._cards_looked_for = False
 
     def __repr__(self) -> str:
         return f"open_edition({self.label!r})"
@@ -209,7 +213,7 @@ class Edition:
         """What each rule and glossary entry cites and is cited by, for the whole document."""
         if self._xrefs is None:
             if self.date is None:
-                from .xref import XRefs
+                from .model import XRefs
 
                 self._xrefs = XRefs()
             else:
@@ -236,12 +240,20 @@ class Edition:
         self.terms  # noqa: B018  (indexes the glossary now, not in a request)
         if self._searchers is None:
             self._searchers = SearcherPool()
+        if self._semantic is None:
+            from .semantic.searching import SemanticSearch
+
+            # A server embeds many questions: the model's weights are repacked once for speed.
+            self._semantic = SemanticSearch.for_root(self.store.root, warm=True)
         return self
 
     def close(self) -> None:
         """Closes the searchers :meth:`keep_warm` opened (searching opens them again)."""
         if self._searchers is not None:
             self._searchers.close()
+        if self._cards is not None:
+            self._cards.close()
+        self._cards, self._cards_looked_for = None, False
 
     def _load_sample(self) -> Document:
         from .sample import load_sample
@@ -257,8 +269,8 @@ class Edition:
         """A document holding at least the rules ``ref`` touches, and their cross-references."""
         if self._document is not None or self.date is None:
             return self.document, self.xrefs
+        from .model import XRefs
         from .store import families_for
-        from .xref import XRefs
 
         if self._view is None or self._view_xrefs is None:
             from .model import Document
@@ -352,13 +364,18 @@ class Edition:
 
     # --- search ---------------------------------------------------------------------------
 
-    def search(self, query: str, *, limit: int = 10, scope: str = "all") -> SearchResults:
+    def search(
+        self, query: str, *, limit: int = 10, scope: str = "all", semantic: bool = True
+    ) -> SearchResults:
         """Ranked search over the rules, examples, glossary and notes, and the tournament
         documents and card rulings stored (see :mod:`index.search`).
 
-        Raises :class:`~index.search.QuerySyntaxError` for a query that cannot be searched,
-        and, for a scope that searches only the tournament documents or only the rulings,
-        :class:`~index.tournament.store.NoDocumentError` or
+        With ``semantic`` (the default), the results are re-ranked by meaning when the semantic
+        extra and a model are installed and this edition's vectors are current (see
+        :mod:`index.semantic.searching`); the results' ``semantic_status`` says whether they
+        were and why not. Raises :class:`~index.search.QuerySyntaxError` for a query that
+        cannot be searched, and, for a scope that searches only the tournament documents or
+        only the rulings, :class:`~index.tournament.store.NoDocumentError` or
         :class:`~index.cards.errors.NoCardStoreError` when none is stored.
         """
         from .search import Searcher, get_scope
@@ -370,14 +387,82 @@ class Edition:
         # lends the same Searchers to every scope (a Searcher reads only what the scope names).
         pooled = self._searchers is not None
         extras = self._extra_indexes(where.sources, where.documents, every=pooled)
+        status = self.semantic_status(scope) if semantic else "off"
+        cards = self.card_names()
         if self._searchers is None:
-            with Searcher.open(folder, notes, edition=self.date, extras=extras) as searcher:
-                found = searcher.search(query, limit=limit, scope=scope)
+            with Searcher.open(
+                folder, notes, edition=self.date, cards=cards, extras=extras
+            ) as searcher:
+                found = self._search_with(searcher, folder, query, limit, scope, status)
         else:
             with self._searchers.borrow(folder, notes, self.date, extras) as searcher:
-                found = searcher.search(query, limit=limit, scope=scope)
+                searcher.cards = cards
+                found = self._search_with(searcher, folder, query, limit, scope, status)
         found.edition = self.date
         return found
+
+    def _search_with(
+        self, searcher: Searcher, folder: Path, query: str, limit: int, scope: str, status: str
+    ) -> SearchResults:
+        if status == "current":
+            from .semantic import ModelLoadError, NoModelError, VectorsError
+
+            try:
+                return self.semantic.search(searcher, query, folder, limit=limit, scope=scope)
+            except (ModelLoadError, NoModelError, VectorsError) as exc:
+                # A damaged model or vectors file must not stop a search: search alone answers.
+                if self.notice is not None:
+                    self.notice(f"Warning: the semantic re-rank is off ({exc}).")
+                status = "error"
+        found = searcher.search(query, limit=limit, scope=scope)
+        found.semantic_status = status
+        return found
+
+    @property
+    def semantic(self) -> SemanticSearch:
+        """The data folder's semantic re-rank (the installed model, loaded on first use)."""
+        if self._semantic is None:
+            from .semantic.searching import SemanticSearch
+
+            self._semantic = SemanticSearch.for_root(self.store.root)
+        return self._semantic
+
+    def semantic_status(self, scope: str = "all") -> str:
+        """Whether :meth:`search` re-ranks by meaning: ``current``, or why not (cheap to ask).
+
+        ``off`` for the bundled sample and the scopes without vectors, ``unavailable`` without
+        the extra, ``no-model``, or the vectors' state (``missing``, ``model``, ``edition``,
+        ``phrasings``), which :meth:`build_vectors` fixes.
+        """
+        return self.semantic.status(self.path, scope)
+
+    def build_vectors(self, progress: Callable[[int, int], None] | None = None) -> bool:
+        """Embeds this edition for the semantic re-rank if its vectors are missing or stale.
+
+        Passages whose text another stored edition's vectors hold are not embedded again.
+        Returns whether anything was built; raises ``NoModelError``,
+        ``SemanticUnavailableError`` or ``ModelLoadError`` (:mod:`index.semantic`).
+        """
+        folder = self.path
+        if folder is None:
+            return False
+        from .semantic.searching import nearest_builds
+
+        others = nearest_builds(self.store, self.date, but=self.date)
+        return self.semantic.build(folder, lambda: self.document, reuse=others, progress=progress)
+
+    def card_names(self) -> CardNames | None:
+        """The stored card snapshot, to read card names in questions with; ``None`` when no
+        cards are stored (or they cannot be read: search then reads words only, as before)."""
+        if not self._cards_looked_for:
+            self._cards_looked_for = True
+            # Only a data folder with cards pays for opening them (sqlite3 and all).
+            if (self.store.root / "cards" / "CURRENT").is_file():
+                from .cards.mentions import CardNames
+                from .cards.store import CardStore
+
+                self._cards = CardNames.find(CardStore(self.store.root))
+        return self._cards
 
     @property
     def _cache(self) -> Path:

@@ -15,7 +15,15 @@ from .numbers import (
     parse_rule_ref,
 )
 
-__all__ = ["Document", "ParseProblem", "Rule", "Section", "UnknownRuleError"]
+__all__ = [
+    "DanglingReference",
+    "Document",
+    "ParseProblem",
+    "Rule",
+    "Section",
+    "UnknownRuleError",
+    "XRefs",
+]
 
 
 class UnknownRuleError(LookupError):
@@ -235,3 +243,22 @@ class NumberIndex:
 def nearest_numbers(numbers: list[str], wanted: str, count: int = 3) -> list[str]:
     """The ``count`` numbers from ``numbers`` closest to ``wanted`` in document order."""
     return NumberIndex(numbers).nearest(wanted, count)
+
+
+@dataclass(frozen=True)
+class DanglingReference:
+    """A reference to a rule that the edition does not have."""
+
+    source: str
+    """Who makes it: a rule number, or ``glossary:Term``."""
+    text: str
+    """The reference as written (``704.5k``, ``601.2a–h``)."""
+
+
+@dataclass
+class XRefs:
+    """``cites`` and ``cited_by`` for every rule and glossary entry that has any."""
+
+    cites: dict[str, list[str]] = field(default_factory=dict)
+    cited_by: dict[str, list[str]] = field(default_factory=dict)
+    dangling: list[DanglingReference] = field(default_factory=list)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "MAX_SUB_DIGITS",
     "InvalidRuleReferenceError",
     "RuleNumber",
     "RuleRef",
@@ -29,9 +30,19 @@ class InvalidRuleReferenceError(ValueError):
 # Dashes that may separate the two ends of a range: hyphen-minus, en dash, em dash, minus sign.
 DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
 
+MAX_SUB_DIGITS = 4
+"""The most digits the number after a rule's dot may have (the CR's longest have three): a
+longer one is no rule number, and turning thousands of digits into an ``int`` is refused."""
+
 _NUMBER_RE = re.compile(
-    r"(?:(?P<rule>\d{3})(?:\.(?P<sub>\d+)(?P<letters>[a-z]{1,2})?)?|(?P<section>\d))"
+    rf"(?:(?P<rule>\d{{3}})(?:\.(?P<sub>\d{{1,{MAX_SUB_DIGITS}}})(?P<letters>[a-z]{{1,2}})?)?"
+    r"|(?P<section>\d))"
 )
+
+
+def _quoted(text: str) -> str:
+    """``text`` as an error message quotes it: ``repr``, cut to 40 characters."""
+    return repr(text) if len(text) <= 40 else repr(text[:37]) + "…"
 
 
 @dataclass(frozen=True, order=False)
@@ -116,7 +127,7 @@ def parse_rule_number(text: str) -> RuleNumber:
     cleaned = text.strip().lower()
     m = _NUMBER_RE.fullmatch(cleaned)
     if m is None:
-        raise InvalidRuleReferenceError(f"invalid rule number: {text!r}")
+        raise InvalidRuleReferenceError(f"invalid rule number: {_quoted(text)}")
     return RuleNumber.from_match(m)
 
 
@@ -183,7 +194,7 @@ def parse_rule_ref(text: str) -> RuleRef:
     cleaned = _PREFIX_RE.sub("", text.strip()).strip().lower()
     m = _REF_RE.fullmatch(cleaned)
     if m is None:
-        raise InvalidRuleReferenceError(f"invalid rule reference: {text!r}")
+        raise InvalidRuleReferenceError(f"invalid rule reference: {_quoted(text)}")
     start = parse_rule_number(m.group("start"))
     if m.group("end") is None:
         return RuleRef(start, None, with_subrules=m.group("period") is None)

@@ -23,7 +23,7 @@ from .decode import (
     split_lines,
 )
 from .model import Document, ParseProblem, Rule
-from .numbers import parse_rule_number
+from .numbers import InvalidRuleReferenceError, parse_rule_number
 
 __all__ = ["CRReadError", "find_effective_date", "read_cr_bytes", "read_cr_path", "read_cr_text"]
 
@@ -77,9 +77,14 @@ class _RulesParser:
         self.doc.problems.append(ParseProblem(i + 1, _shorten(self.lines[i]), reason))
 
     def add(self, number: str, text: str, i: int) -> None:
+        try:
+            parsed = parse_rule_number(number)
+        except InvalidRuleReferenceError:
+            self.problem(i, f"{_shorten(number)[:40]} is not a rule number; the line is left out")
+            return
         if number in self.doc.rules:
             self.problem(i, f"rule {number} appears twice; the second is kept")
-        parent = parse_rule_number(number).parent()
+        parent = parsed.parent()
         if parent is not None and str(parent) not in self.doc.rules:
             self.problem(i, f"rule {number} comes before its parent {parent}")
         rule = Rule(number, text.strip(), [], i + 1)

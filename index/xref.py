@@ -2,31 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from .model import Document, UnknownRuleError
+from .model import DanglingReference, Document, UnknownRuleError, XRefs
 from .numbers import find_references
 
 __all__ = ["DanglingReference", "XRefs", "build_xrefs"]
-
-
-@dataclass(frozen=True)
-class DanglingReference:
-    """A reference to a rule that the edition does not have."""
-
-    source: str
-    """Who makes it: a rule number, or ``glossary:Term``."""
-    text: str
-    """The reference as written (``704.5k``, ``601.2a–h``)."""
-
-
-@dataclass
-class XRefs:
-    """``cites`` and ``cited_by`` for every rule and glossary entry that has any."""
-
-    cites: dict[str, list[str]] = field(default_factory=dict)
-    cited_by: dict[str, list[str]] = field(default_factory=dict)
-    dangling: list[DanglingReference] = field(default_factory=list)
 
 
 def _targets(doc: Document, source: str, text: str, xrefs: XRefs) -> list[str]:

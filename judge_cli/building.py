@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from .common import echo, emit_json, open_store, plural
 
-__all__ = ["build_files"]
+if TYPE_CHECKING:
+    from index.store import EditionStore
+
+__all__ = ["build_files", "vectors_builder"]
 
 
-def _index_builder() -> Any:
-    """The search-index builder for a new edition's folder (see :mod:`index.search`).
+def _index_builder(store: EditionStore) -> Any:
+    """The builder of a new edition's folder: its search index (see :mod:`index.search`) and,
+    with the semantic extra and a model installed, its vectors.
 
     On a terminal it draws its progress on standard error.
     """
@@ -21,15 +26,55 @@ def _index_builder() -> Any:
 
     from . import common
 
-    if not common.stderr_is_terminal():
-        return build_search_index
+    vectors = vectors_builder(store)
+    terminal = common.stderr_is_terminal()
 
     def build(doc: Any, folder: Path) -> None:
-        line = common.ProgressLine(f"Indexing {doc.edition}", "documents")
+        if not terminal:
+            build_search_index(doc, folder)
+        else:
+            line = common.ProgressLine(f"Indexing {doc.edition}", "documents")
+            try:
+                build_search_index(doc, folder, progress=line)
+            finally:
+                line.finish()
+        if vectors is not None:
+            vectors(doc, folder)
+
+    return build
+
+
+def vectors_builder(store: EditionStore) -> Callable[[Any, Path], None] | None:
+    """What embeds a new edition's folder for the semantic re-rank, or ``None`` (no extra or
+    no model: nothing to do, and nothing heavy imported).
+
+    Vectors are optional: a model that fails to load is a warning, and the edition is stored
+    without them (a search embeds it later, or says why it cannot).
+    """
+    from index.semantic import is_available
+
+    if not is_available():
+        return None
+    from index.semantic.searching import SemanticSearch, nearest_builds
+
+    from . import common
+
+    semantic = SemanticSearch.for_root(store.root)
+    if semantic.installed() is None:
+        return None
+
+    def build(doc: Any, folder: Path) -> None:
+        from index.semantic import ModelLoadError
+
+        terminal = common.stderr_is_terminal()
+        bar = common.ProgressLine(f"Embedding {doc.edition}", "passages") if terminal else None
         try:
-            build_search_index(doc, folder, progress=line)
+            semantic.build(folder, doc, reuse=nearest_builds(store, doc.edition), progress=bar)
+        except ModelLoadError as exc:
+            echo(f"Warning: edition {doc.edition} stored without vectors ({exc}).", err=True)
         finally:
-            line.finish()
+            if bar is not None:
+                bar.finish()
 
     return build
 
@@ -70,7 +115,7 @@ def build_files(files: list[str], *, as_json: bool, replace: bool = False) -> No
     from .errors import describe
 
     store = open_store()
-    builder = _index_builder()
+    builder = _index_builder(store)
     records: list[dict[str, Any]] = []
     failed: list[tuple[str, str]] = []
     for name in files:

@@ -1,4 +1,4 @@
-"""``judge card`` (look cards up), ``judge cards`` (what is stored) and ``judge cards import``.
+"""``judge card`` (look cards up), ``judge cards`` (what is stored), ``judge cards import|update``.
 
 Quick on purpose: a lookup opens the sqlite snapshot and reads the few rule families the card's
 keywords need, and imports neither whoosh nor markdown-it-py.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -16,35 +16,26 @@ from .common import (
     CONTEXT_SETTINGS,
     Command,
     Group,
+    completer,
     echo,
     edition_option,
     emit_json,
     json_option,
     open_edition,
 )
-from .errors import GET_CARDS, GET_RULES
+from .errors import GET_CARDS
 
 if TYPE_CHECKING:
-    from index.cards.rules import KeywordRules
     from index.cards.store import SnapshotInfo
+    from index.cards.update import CardUpdateResult
 
 __all__ = ["card", "cards"]
 
 
-def _edition_rules(edition: str | None, keywords: list[str]) -> tuple[KeywordRules | None, str]:
-    """The rules the keywords name in the edition asked for, or ``None`` and why there are none."""
-    from index.cards.rules import find_keyword_rules
-
-    ed = open_edition(edition)
-    if ed.is_sample and edition is not None:
-        return None, "No rules shown: the bundled sample has no numbered rules."
-    if ed.is_sample:
-        return None, "No rules shown: no Comprehensive Rules edition is stored. " + GET_RULES
-    return find_keyword_rules(ed.store, ed.date, keywords), ""
-
-
 @click.command("card", cls=Command, context_settings=CONTEXT_SETTINGS)
-@click.argument("names", nargs=-1, required=True, metavar="NAME...")
+@click.argument(
+    "names", nargs=-1, required=True, metavar="NAME...", shell_complete=completer("card_names")
+)
 @edition_option
 @json_option
 def card(names: tuple[str, ...], edition: str | None, as_json: bool) -> None:
@@ -57,26 +48,24 @@ def card(names: tuple[str, ...], edition: str | None, as_json: bool) -> None:
     """
     from index.cards.lookup import CardDB
 
-    from .card_render import card_record, cards_text
+    from .card_render import card_answer, cards_text
     from .render import stdout_is_terminal_colored, terminal_width
 
     with CardDB.open() as db:
-        matches = [match for name in names for match in db.get(name)]
-    keywords = list(dict.fromkeys(k for m in matches for k in m.card.keywords))
-    rules, note = _edition_rules(edition, keywords)
-    records = [card_record(m, rules) for m in matches]
+        answer = card_answer(db, names, lambda: open_edition(edition), named=edition is not None)
     if as_json:
-        emit_json(
-            {
-                "source": {"date": db.info.date, "cards": db.info.cards},
-                "edition": rules.edition if rules is not None else None,
-                "cards": records,
-            }
-        )
+        emit_json(answer.json)
         return
     terminal = stdout_is_terminal_colored()
     width = terminal_width() if terminal else 80
-    text = cards_text(records, db.info, rules, edition_note=note, terminal=terminal, width=width)
+    text = cards_text(
+        answer.records,
+        db.info,
+        answer.rules,
+        edition_note=answer.note,
+        terminal=terminal,
+        width=width,
+    )
     click.echo(text, nl=False)
 
 
@@ -91,7 +80,7 @@ def _describe(info: SnapshotInfo) -> str:
 @json_option
 @click.pass_context
 def cards(ctx: click.Context, as_json: bool) -> None:
-    """Show the stored Oracle card data (date, cards, source), or import a card file."""
+    """Show the stored Oracle card data (date, cards, source); import or download it."""
     if ctx.invoked_subcommand is not None:
         return
     from index.cards.store import CardStore
@@ -119,7 +108,6 @@ def cards_import(file: str, as_json: bool) -> None:
     the card data stored before keeps answering.
     """
     from index.cards.store import CardStore
-    from index.errors import StoreWriteError, os_reason
 
     from .common import ProgressLine, stderr_is_terminal
 
@@ -131,11 +119,7 @@ def cards_import(file: str, as_json: bool) -> None:
         else:
             info = store.import_cards(Path(file), progress=bar)
     except OSError as exc:
-        from index.cards.errors import CardWriteError
-
-        if isinstance(exc, CardWriteError):
-            raise
-        raise StoreWriteError(store.root, os_reason(exc)) from None
+        _store_unwritable(store.root, exc)
     finally:
         if bar is not None:
             bar.finish()
@@ -146,3 +130,89 @@ def cards_import(file: str, as_json: bool) -> None:
         f"Stored the card data of {info.date} from {info.source}: {info.cards} cards, "
         f"{info.faces} faces, {info.rulings} rulings."
     )
+
+
+def _store_unwritable(root: Path, exc: OSError) -> NoReturn:
+    """Raises the error the table words for an ``OSError`` of the data folder."""
+    from index.cards.errors import CardWriteError
+    from index.errors import StoreWriteError, os_reason
+
+    if isinstance(exc, CardWriteError):
+        raise exc
+    raise StoreWriteError(root, os_reason(exc)) from None
+
+
+def _describe_update(result: CardUpdateResult) -> str:
+    date, url, stored = result.date, result.url, result.stored
+    if result.status == "added":
+        assert stored is not None
+        return (
+            f"Stored the card data of {stored.date} from {url}: {stored.cards} cards, "
+            f"{stored.faces} faces, {stored.rulings} rulings."
+        )
+    if result.status == "already-stored":
+        return f"The card data of {date} ({url}) is already stored; nothing to do."
+    if result.status == "newer-available":
+        offered = f"of {date} " if date else ""
+        return (
+            f"Newer card data {offered}is available: {url}.\n"
+            "Run `judge cards update` to download it."
+        )
+    held = stored.date if stored is not None else None
+    if date == held:
+        return f"Up to date: the card data offered, {date}, is already stored."
+    return f"Up to date: the card data offered, {date}, is older than the stored {held}."
+
+
+@cards.command("update", context_settings=CONTEXT_SETTINGS)
+@click.option(
+    "--url",
+    metavar="URL",
+    help="The AtomicCards file to download (.json, .json.gz or .json.xz), or a file path."
+    " [default: https://mtgjson.com/api/v5/AtomicCards.json.xz]",
+)
+@click.option(
+    "--check", "check_only", is_flag=True, help="Only report whether newer card data exists."
+)
+@json_option
+def cards_update(url: str | None, check_only: bool, as_json: bool) -> None:
+    """Download MTGJSON's AtomicCards file and store it, unless it is already stored.
+
+    The sha256 and the build date MTGJSON publishes beside the file tell, without downloading
+    it, whether it is the card data stored; otherwise the download's own sha256 does. The new
+    card data answers only once it is complete and checked; until then, and if anything goes
+    wrong, the card data stored before keeps answering.
+    """
+    from index.cards.store import CardStore
+    from index.cards.update import update_cards
+
+    from .common import ProgressLine, stderr_is_terminal
+
+    store = CardStore.from_env()
+    interactive = stderr_is_terminal() and not as_json
+    downloading = ProgressLine("Downloading", "KiB") if interactive else None
+    importing = ProgressLine("Importing", "KiB") if interactive else None
+
+    def imported(done: int, total: int | None) -> None:
+        assert importing is not None and downloading is not None
+        downloading.finish()
+        importing(done, total)
+
+    try:
+        result = update_cards(
+            store,
+            url,
+            check_only=check_only,
+            progress=downloading,
+            import_progress=imported if interactive else None,
+        )
+    except OSError as exc:
+        _store_unwritable(store.root, exc)
+    finally:
+        for bar in (downloading, importing):
+            if bar is not None:
+                bar.finish()
+    if as_json:
+        emit_json(result.to_json())
+        return
+    echo(_describe_update(result))

@@ -7,16 +7,80 @@ lines wrap.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .errors import GET_RULES
 from .render import safe, style, wrap
 
 if TYPE_CHECKING:
-    from index.cards.lookup import CardMatch
-    from index.cards.rules import KeywordRules
+    from index.cards.lookup import CardDB, CardMatch
+    from index.cards.rules import KeywordFinder, KeywordRules
     from index.cards.store import SnapshotInfo
+    from index.edition import Edition
 
-__all__ = ["card_record", "cards_text"]
+__all__ = ["CardAnswer", "card_answer", "card_record", "cards_text", "keyword_rules"]
+
+
+class CardAnswer(NamedTuple):
+    """What ``judge card NAME...`` answers, before it is printed."""
+
+    json: dict[str, Any]
+    """The ``--json`` object (``GET /api/card/NAME`` answers the same)."""
+    records: list[dict[str, Any]]
+    """Each card's record, as in :attr:`json`."""
+    rules: KeywordRules | None
+    """The rules the cards' keywords name, or ``None`` (see :attr:`note`)."""
+    note: str
+    """Why no rules are shown, when none are."""
+
+
+Finder = Callable[["Edition"], "KeywordFinder"]
+"""Gives the keyword finder of an edition (a server keeps one warm per edition)."""
+
+
+def _new_finder(ed: Edition) -> KeywordFinder:
+    from index.cards.rules import KeywordFinder
+
+    return KeywordFinder(ed.store, ed.date)
+
+
+def keyword_rules(
+    ed: Edition, keywords: Sequence[str], *, named: bool, finder: Finder = _new_finder
+) -> tuple[KeywordRules | None, str]:
+    """The rules ``keywords`` name in ``ed``, or ``None`` and why there are none.
+
+    ``named`` says that the edition was asked for by name (``--edition``, ``edition=``).
+    """
+    if ed.is_sample and named:
+        return None, "No rules shown: the bundled sample has no numbered rules."
+    if ed.is_sample:
+        return None, "No rules shown: no Comprehensive Rules edition is stored. " + GET_RULES
+    return finder(ed).rules(keywords), ""
+
+
+def card_answer(
+    db: CardDB,
+    names: Sequence[str],
+    edition: Callable[[], Edition],
+    *,
+    named: bool,
+    finder: Finder = _new_finder,
+) -> CardAnswer:
+    """The cards ``names`` name in ``db``, with the rules of the edition ``edition()`` opens.
+
+    The names are looked up first, so a name that finds no card is the error reported.
+    """
+    matches = [match for name in names for match in db.get(name)]
+    keywords = list(dict.fromkeys(k for m in matches for k in m.card.keywords))
+    rules, note = keyword_rules(edition(), keywords, named=named, finder=finder)
+    records = [card_record(m, rules) for m in matches]
+    data = {
+        "source": {"date": db.info.date, "cards": db.info.cards},
+        "edition": rules.edition if rules is not None else None,
+        "cards": records,
+    }
+    return CardAnswer(data, records, rules, note)
 
 
 def card_record(match: CardMatch, rules: KeywordRules | None) -> dict[str, Any]:

@@ -7,10 +7,13 @@ markdown-it-py) are imported inside the commands that need them.
 from __future__ import annotations
 
 import importlib
+import os
 import re
 from typing import Any
 
 import click
+
+from index.tournament.kinds import KINDS
 
 from .common import (
     CONTEXT_SETTINGS,
@@ -43,6 +46,10 @@ class LazyGroup(Group):
         from .render import prepare_streams
 
         prepare_streams()
+        if any(name.endswith("_COMPLETE") for name in os.environ):
+            from .completion import register  # a TAB: bash gets card names quoted
+
+            register()
         return super().main(*args, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -180,6 +187,12 @@ def editions(as_json: bool) -> None:
             f"{LABELS[doc.document]:11} {doc.edition}  {doc.sections:4d} sections  "
             f"{doc.source}{mark}"
         )
+    for kind in LABELS:
+        for date in documents.damaged(kind):
+            echo(
+                f"{LABELS[kind]:11} {date}  damaged: no complete build. Rebuild it with `judge"
+                f" index build FILE`, or remove it with `judge index remove --doc {kind} {date}`."
+            )
 
 
 @cli.group("index", cls=Group, context_settings=CONTEXT_SETTINGS)
@@ -242,7 +255,22 @@ def notes_remove(name: str) -> None:
 
 @index_group.command("remove", context_settings=CONTEXT_SETTINGS)
 @click.argument("edition")
-def index_remove(edition: str) -> None:
-    """Delete a stored edition."""
+@click.option(
+    "--doc",
+    type=click.Choice(list(KINDS)),
+    default=None,
+    metavar="DOC",
+    help="Remove an edition of a tournament document (mtr, ipg, jar, dmtr, dipg) instead:"
+    " judge index remove --doc ipg 2024-04-15.",
+)
+def index_remove(edition: str, doc: str | None) -> None:
+    """Delete a stored edition (by its date, as `judge editions` lists it)."""
+    if doc is not None:
+        from index.tournament.kinds import LABELS
+        from index.tournament.store import DocumentStore
+
+        DocumentStore(open_store().root).remove(doc, edition)
+        echo(f"Removed the {LABELS[doc]} {edition}.")
+        return
     open_store().remove(edition)
     echo(f"Removed edition {edition}.")

@@ -14,15 +14,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from .errors import GET_RULES
-
 if TYPE_CHECKING:
     from index.edition import Edition
     from index.store import EditionStore
 
 __all__ = [
     "CONTEXT_SETTINGS",
-    "GET_RULES",
     "Command",
     "Group",
     "ProgressLine",
@@ -164,6 +161,8 @@ def sample_notice(store: EditionStore | None = None) -> str:
             "Answered from the bundled sample, as asked (--edition sample); "
             "leave --edition out for the newest stored edition."
         )
+    from .errors import GET_RULES
+
     return "Answered from the bundled sample: no edition is stored. " + GET_RULES
 
 

@@ -3,16 +3,23 @@
 Through click's own mechanism: the script calls ``judge`` with ``_JUDGE_COMPLETE`` set, and
 click asks the parameter's callback here. Each TAB is a fresh process, so the callbacks read
 only small files of the store: ``numbers.json`` for rule numbers, a cached list of glossary
-terms (written once per build, beside the editions), the folder names for edition dates. No
-whoosh, no document model. A callback never fails: on any error it offers nothing.
+terms (written once per build, beside the editions), the folder names for edition dates, and
+one indexed query of the card snapshot for card names. No whoosh, no document model. A
+callback never fails: on any error it offers nothing.
+
+Card names hold spaces and apostrophes ("Lim-Dûl's Vault"), which bash would split or take
+for quotes: bash gets them quoted (:class:`BashComplete`), in the quotes the word was begun
+with; zsh and fish quote what they insert themselves.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from typing import TYPE_CHECKING
 
 import click
+from click.shell_completion import BashComplete as ClickBashComplete
 
 from .common import CONTEXT_SETTINGS, Command
 
@@ -21,7 +28,16 @@ if TYPE_CHECKING:
 
     from index.store import EditionStore
 
-__all__ = ["completion", "editions", "rules", "terms"]
+__all__ = [
+    "BashComplete",
+    "bash_quote",
+    "card_names",
+    "completion",
+    "editions",
+    "register",
+    "rules",
+    "terms",
+]
 
 
 def _store() -> EditionStore:
@@ -138,12 +154,75 @@ def editions(ctx: click.Context, param: click.Parameter, incomplete: str) -> lis
     return _items([d for d in [*dates, "latest", "sample"] if d.startswith(incomplete)])
 
 
+def card_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Card and face names of the stored card data (``plat<TAB>`` → ``Platinum Angel`` …)."""
+    from click.shell_completion import CompletionItem
+
+    try:
+        from index.cards.lookup import CardDB
+
+        with CardDB.open() as db:
+            names = db.complete(incomplete)
+        # A name is typed into the shell's line as it is: none with a control character.
+        return [CompletionItem(name, quote=True) for name in names if name.isprintable()]
+    except Exception:  # no card data, a damaged snapshot: offer nothing
+        return []
+
+
+def bash_quote(value: str, opening: str = "") -> str:
+    """``value`` as one bash word, in the quotes the user began it with (single by default).
+
+    Always quoted, even a name that needs no quotes ("Plateau"), so that every candidate
+    starts alike and bash can complete what they share. Inside double quotes ``"``, ``\\``,
+    ``$`` and `````` are escaped; a single quote inside single quotes becomes ``'"'"'``.
+    """
+    if opening == '"':
+        escaped = "".join("\\" + c if c in '"\\$`' else c for c in value)
+        return f'"{escaped}"'
+    return "'" + value.replace("'", "'\"'\"'") + "'"
+
+
+class BashComplete(ClickBashComplete):
+    """click's bash completion, with the candidates marked ``quote`` quoted for bash."""
+
+    opening = ""
+    """The quote the word being completed begins with (``'``, ``"`` or none)."""
+
+    def get_completion_args(self) -> tuple[list[str], str]:
+        args, incomplete = super().get_completion_args()
+        # click's script passes the words joined by newlines; click's own split has already
+        # removed the quote the user began with, so look at the word as it was typed.
+        words = os.environ.get("COMP_WORDS", "").split("\n")
+        try:
+            typed = words[int(os.environ.get("COMP_CWORD", ""))]
+        except (ValueError, IndexError):
+            typed = ""
+        self.opening = typed[:1] if typed[:1] in ("'", '"') else ""
+        return args, incomplete
+
+    def format_completion(self, item: CompletionItem) -> str:
+        if not item.quote:
+            return super().format_completion(item)
+        # click's script reads each line with `read` (no -r), which takes one level of
+        # backslashes away: double them to keep the escapes of double quotes.
+        quoted = bash_quote(item.value, self.opening).replace("\\", "\\\\")
+        return f"{item.type},{quoted}"
+
+
+def register() -> None:
+    """Makes click use :class:`BashComplete` for bash (before a TAB is answered)."""
+    from click.shell_completion import add_completion_class
+
+    add_completion_class(BashComplete)
+
+
 @click.command(cls=Command, context_settings=CONTEXT_SETTINGS)
 @click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
 def completion(shell: str) -> None:
     """Print the shell completion script for bash, zsh or fish.
 
-    Rule numbers (704.5<TAB>), glossary terms (define legen<TAB>) and edition dates complete.
+    Rule numbers (704.5<TAB>), glossary terms (define legen<TAB>), card names (card
+    plat<TAB>) and edition dates complete.
     Load it in the shell's start-up file: eval "$(judge completion bash)" in ~/.bashrc,
     eval "$(judge completion zsh)" in ~/.zshrc, or
     judge completion fish > ~/.config/fish/completions/judge.fish.
@@ -152,6 +231,7 @@ def completion(shell: str) -> None:
 
     from .cli import cli
 
+    register()
     kind = get_completion_class(shell)
     assert kind is not None  # click knows all three
     click.echo(kind(cli, {}, "judge", "_JUDGE_COMPLETE").source())

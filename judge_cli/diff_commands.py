@@ -1,15 +1,18 @@
 """``judge diff``, ``judge history`` and ``judge cite-check``: rules across editions.
 
-Thin commands over :mod:`index.diff` and :mod:`index.citecheck`. Word-level changes print as
+Thin commands over :mod:`index.diff` and :mod:`index.citecheck`; with ``--doc``, over
+:mod:`index.tournament.diff` (see :mod:`judge_cli.docs_diff`). Word-level changes print as
 ``[-removed-]{+added+}`` when piped (the form ``git diff --word-diff=plain`` uses) and in red and
 green on a terminal.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
+
+from index.tournament.kinds import KINDS
 
 from .common import (
     CONTEXT_SETTINGS,
@@ -76,20 +79,42 @@ def _change_lines(change: Change, color: bool) -> list[str]:
     return lines
 
 
+def _doc_option(func: Any) -> Any:
+    return click.option(
+        "--doc",
+        type=click.Choice(list(KINDS)),
+        default=None,
+        metavar="DOC",
+        help="A tournament document instead of the CR (mtr, ipg, jar, dmtr, dipg): REF is then"
+        " one of its sections.",
+    )(func)
+
+
 @click.command(cls=Command, context_settings=CONTEXT_SETTINGS)
 @click.argument("ref", required=False)
 @click.option(
     "--from", "from_", metavar="DATE", help="The older edition. Default: the one before --to."
 )
 @click.option("--to", metavar="DATE", help="The newer edition. Default: the newest stored.")
+@_doc_option
 @json_option
-def diff(ref: str | None, from_: str | None, to: str | None, as_json: bool) -> None:
+def diff(
+    ref: str | None, from_: str | None, to: str | None, doc: str | None, as_json: bool
+) -> None:
     """Show what changed between two editions: in one rule, a rule with its subrules, a
     section, or (no REF) the whole document.
 
     Renumbered rules are reported as moved (704.5k → 704.5j), not as removed and added, and a
     reference that changed only because the rule it names was renumbered is not a change.
+    With --doc (mtr, ipg, jar …), the same for a tournament document: REF is a section (2.5,
+    a whole section such as 2, Appendix B), and whitespace alone (a table's line breaks) is
+    no change.
     """
+    if doc is not None:
+        from .docs_diff import show_diff
+
+        show_diff(doc, ref, from_, to, as_json)
+        return
     from index.diff import diff_documents
     from index.edition import edition_before
 
@@ -141,13 +166,21 @@ def _event_lines(event: Event, color: bool) -> list[str]:
 @click.command(cls=Command, context_settings=CONTEXT_SETTINGS)
 @click.argument("ref")
 @edition_option
+@_doc_option
 @json_option
-def history(ref: str, edition: str | None, as_json: bool) -> None:
+def history(ref: str, edition: str | None, doc: str | None, as_json: bool) -> None:
     """Show every stored edition in which a rule was added, changed, moved or removed.
 
     The rule is REF as numbered in --edition (default: the newest edition that has that
-    number), followed back and forward across renumbering.
+    number), followed back and forward across renumbering. With --doc (mtr, ipg, jar …), a
+    section of a tournament document across its stored editions ("judge history --doc ipg
+    2.1").
     """
+    if doc is not None:
+        from .docs_diff import show_history
+
+        show_history(doc, ref, edition, as_json)
+        return
     from index.diff import history as rule_history
     from index.edition import open_stored_editions
 

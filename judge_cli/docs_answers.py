@@ -15,9 +15,10 @@ from index.tournament.kinds import KINDS, LABELS
 from .render import escape
 
 if TYPE_CHECKING:
+    from index.store import EditionStore
     from index.tournament.answer import Answer, References
 
-__all__ = ["answer_markdown", "answer_record", "section_label"]
+__all__ = ["answer_markdown", "answer_record", "look_up_record", "section_label"]
 
 # A paragraph Markdown would read as a list item or a heading ("1. Find …", "- Removed …").
 _MARKER_RE = re.compile(r"^(\d+)([.)])(\s)|^([-+=])")
@@ -69,6 +70,24 @@ def answer_record(answer: Answer, refs: References) -> dict[str, Any]:
         "match": answer.how,
         "cr_edition": refs.cr_edition,
     }
+
+
+def look_up_record(
+    editions: EditionStore,
+    kind: str,
+    words: list[str],
+    edition: str | None,
+    cr_edition: str | None,
+) -> tuple[Answer, References, dict[str, Any]]:
+    """One lookup as ``judge mtr/ipg/jar`` and the server make it: the answer, its references,
+    and the ``--json`` record."""
+    from index.tournament.answer import References, look_up
+    from index.tournament.store import DocumentStore
+
+    documents = DocumentStore(editions.root)
+    answer = look_up(documents, kind, words, edition)
+    refs = References(documents, editions, kind, answer.catalog.edition, cr_edition)
+    return answer, refs, answer_record(answer, refs)
 
 
 def _reference_line(ref: dict[str, Any], kind: str) -> str:

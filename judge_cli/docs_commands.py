@@ -41,16 +41,9 @@ def _lookup(
     cr_edition: str | None,
     as_json: bool,
 ) -> None:
-    from index.tournament.answer import References, look_up
-    from index.tournament.store import DocumentStore
+    from .docs_answers import answer_markdown, look_up_record
 
-    from .docs_answers import answer_markdown, answer_record
-
-    editions = open_store()
-    documents = DocumentStore(editions.root)
-    answer = look_up(documents, kind, list(words), edition)
-    refs = References(documents, editions, kind, answer.catalog.edition, cr_edition)
-    record = answer_record(answer, refs)
+    answer, refs, record = look_up_record(open_store(), kind, list(words), edition, cr_edition)
     emit(as_json, record, lambda: answer_markdown(answer, record, refs))
 
 

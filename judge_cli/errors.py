@@ -14,20 +14,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["GET_CARDS", "GET_DOCUMENTS", "GET_RULES", "Problem", "describe"]
+__all__ = ["CARDS_URL", "GET_CARDS", "GET_DOCUMENTS", "GET_RULES", "Problem", "describe"]
 
 GET_RULES = (
     "To get the full rules, run `judge update`, or download the .txt from "
     "https://magic.wizards.com/en/rules and run `judge index build FILE`."
 )
+CARDS_URL = "https://mtgjson.com/api/v5/AtomicCards.json.xz"
+"""MTGJSON's AtomicCards file, which ``judge cards update`` downloads by default."""
 GET_CARDS = (
-    "Download MTGJSON's AtomicCards file (https://mtgjson.com/api/v5/AtomicCards.json.xz) "
-    "and run `judge cards import FILE`."
+    "Run `judge cards update` to download MTGJSON's AtomicCards file, or download it"
+    f" ({CARDS_URL}) and run `judge cards import FILE`."
 )
 """How to get card data, said whenever there is none."""
 _USE_CARDS = "Use MTGJSON's AtomicCards file (.json, .json.gz or .json.xz)."
 _REF_FORMS = "A rule reference looks like 704.5j, 704.5, 704, 7 or 601.2a-h."
 _RULES_PAGE = "https://magic.wizards.com/en/rules"
+_CARDS_PAGE = "https://mtgjson.com/downloads/all-files/"
 _NEXT_STEP = f"find the .txt link on {_RULES_PAGE} and pass it with --url"
 
 
@@ -60,6 +63,8 @@ def _not_stored(exc: Any) -> str:
 def _unknown_term(exc: Any) -> str:
     sample = exc.edition == "sample"
     where = "the bundled sample" if sample else f"the {exc.edition} edition"
+    if exc.edition is None:
+        where = "the glossary"
     hint = f" Did you mean: {', '.join(exc.suggestions)}?" if exc.suggestions else ""
     more = f" {GET_RULES}" if sample else f' Try `judge search "{exc.term}"`.'
     return f"no glossary entry for “{exc.term}” in {where}.{hint}{more}"
@@ -101,42 +106,136 @@ def _notes(exc: Any) -> str:
     return f"{exc}. Notes must be a Markdown text file."
 
 
+@dataclass(frozen=True)
+class _Fetched:
+    """The words a fetch error's next step needs, for one thing that is fetched."""
+
+    default: str
+    """The address used when no --url is given."""
+    next_step: str
+    """Where to find the right address by hand, and how to pass it."""
+    what: str
+    """What the file must be ("a rules file")."""
+    kept: Callable[[Any], str]
+    """What still works after the failure."""
+    after: Callable[[Any], str]
+    """A sentence said after the other messages (what was stored), or ``""``."""
+
+
+_DOCUMENTS_PAGE = "https://wpn.wizards.com/en/rules-documents"
+_FETCHED = {
+    "rules": _Fetched(
+        _RULES_PAGE,
+        _NEXT_STEP,
+        "a rules file",
+        lambda e: "The stored editions still work",
+        lambda e: "",
+    ),
+    "cards": _Fetched(
+        CARDS_URL,
+        f"find the AtomicCards link on {_CARDS_PAGE} and pass it with --url",
+        "a card file",
+        lambda e: (
+            "The card data stored before still answers" if e.kept else "No card data is stored yet"
+        ),
+        lambda e: " " + _nothing_stored(e),
+    ),
+    "documents": _Fetched(
+        _DOCUMENTS_PAGE,
+        f"download the PDF from {_DOCUMENTS_PAGE} and run `judge index build FILE`",
+        "a tournament document",
+        lambda e: "The stored documents still work",
+        lambda e: "",
+    ),
+}
+"""By :attr:`~index.fetch.errors.FetchError.purpose`: the CR, the card and the documents' update."""
+
+
 def _fetch(error: Any) -> str:
-    """A fetch error: what failed, then the next step (for the CR update, `judge update`)."""
+    """A fetch error: what failed, then the next step for what was fetched (its ``purpose``)."""
+    if getattr(error, "purpose", "rules") == "model":
+        return _fetch_model(error)
+    return _fetch_fetched(error)
+
+
+def _fetch_model(error: Any) -> str:
+    """A download of ``judge model install``: the library's sentence, then what to do."""
     from index import fetch
 
-    url = error.url
+    if isinstance(error, fetch.HashMismatchError):
+        step = (
+            "The file is not the one published with all-MiniLM-L6-v2: a mirror given with --url"
+            " must serve the hub's files (or give its own hashes with --sums FILE)."
+        )
+    elif isinstance(
+        error,
+        (fetch.HTTPStatusError, fetch.RedirectError, fetch.BadURLError, fetch.TooLargeError),
+    ):
+        step = (
+            "--url must be the address under which tokenizer.json, config.json and "
+            "onnx/model.onnx are found; leave it out to use the Hugging Face hub."
+        )
+    elif isinstance(error, fetch.TruncatedDownloadError):
+        step = "Run `judge model install` again."
+    else:
+        step = (
+            "Try again when online, or copy the model folder from a machine that has it and run"
+            " `judge model import DIR`."
+        )
+    return f"{error} {_MODEL_UNCHANGED} {step}"
+
+
+def _fetch_fetched(error: Any) -> str:
+    """A fetch error of the rules, cards or documents: what failed, then the next step."""
+    from index import fetch
+
+    words = _FETCHED.get(error.purpose, _FETCHED["rules"])
+    problem = _fetch_problem(error, words)
+    if isinstance(error, fetch.UnreachableError):
+        return problem  # it says what still works already
+    return problem + words.after(error)
+
+
+def _fetch_problem(error: Any, words: _Fetched) -> str:
+    from index import fetch
+
+    url, step = error.url, words.next_step
     if isinstance(error, fetch.UnreachableError):  # time-outs included
         return (
-            f"could not reach {url} ({error.reason}). The stored editions still work; try again"
+            f"could not reach {url} ({error.reason}). {words.kept(error)}; try again"
             " when online, or pass --url with a file you downloaded (a path or a file:// URL)."
         )
     if isinstance(error, fetch.BadURLError):
         return (
             f"cannot fetch {url!r}: {error.reason}; check it, or leave out --url to use"
-            f" {_RULES_PAGE}."
+            f" {words.default}."
         )
     if isinstance(error, fetch.HTTPStatusError) and error.status < 500:
-        return f"{url} answered {error.status} {error.reason}; {_NEXT_STEP}."
+        return f"{url} answered {error.status} {error.reason}; {step}."
     if isinstance(error, fetch.RedirectError):
-        return f"{url} redirects {error.reason}; {_NEXT_STEP}."
+        return f"{url} redirects {error.reason}; {step}."
     if isinstance(error, fetch.TooLargeError):
         if error.size is None:
-            return (
-                f"{url} is larger than the {error.limit} bytes a rules file can be; {_NEXT_STEP}."
-            )
+            return f"{url} is larger than the {error.limit} bytes {words.what} can be; {step}."
         return (
-            f"{url} is {error.size} bytes, more than the {error.limit} a rules file can be;"
-            f" {_NEXT_STEP}."
+            f"{url} is {error.size} bytes, more than the {error.limit} {words.what} can be; {step}."
         )
     if isinstance(error, fetch.NotRulesFileError):
-        return f"{url} is not a Comprehensive Rules text file ({error.reason}); {_NEXT_STEP}."
+        return f"{url} is not a Comprehensive Rules text file ({error.reason}); {step}."
     if isinstance(error, fetch.NoRulesLinkError):
         return (
-            f"no Comprehensive Rules .txt link found on {fetch.printable(url)}; {_NEXT_STEP}"
+            f"no Comprehensive Rules .txt link found on {fetch.printable(url)}; {step}"
             " (or download the file and pass its path with --url)."
         )
-    return str(error)  # a server error (try again later), a truncated download
+    documents = sys.modules.get("index.fetch.documents")
+    if documents is not None and isinstance(error, documents.NotDocumentFileError):
+        return f"{url} is not a tournament document PDF ({error.reason}); {step}."
+    if documents is not None and isinstance(error, documents.NoDocumentLinkError):
+        return (
+            f"no {error.what} link found on {fetch.printable(url)}; {step}"
+            " (or pass the PDF's address or path with --url)."
+        )
+    return str(error)  # a server error (try again later), a truncated download, a wrong sha256
 
 
 GET_DOCUMENTS = (
@@ -159,6 +258,13 @@ def _no_document(exc: Any) -> str:
     have = ", ".join(exc.stored) if exc.stored else "none"
     return (
         f"{label} {exc.wanted} is not stored (stored: {have}). Run `judge editions` to list them."
+    )
+
+
+def _no_older_document(exc: Any) -> str:
+    return (
+        f"no {_label(exc.kind)} older than {exc.newer} is stored: give --from, or store an "
+        f"older one with `judge index build FILE`."
     )
 
 
@@ -208,6 +314,11 @@ MODEL_FOLDER = (
     "hub publishes sentence-transformers/all-MiniLM-L6-v2."
 )
 _MODEL_UNCHANGED = "Nothing was installed; the model installed before, if any, is still in use."
+_GET_MODEL = ". Run `judge model install` (or `judge model import DIR` with a local copy)."
+_SUMS_FORM = (
+    ". It lists one file a line as sha256sum writes it: the hash, two spaces, the path in "
+    "the model folder."
+)
 
 
 def _model_folder(exc: Any) -> str:
@@ -247,11 +358,17 @@ _STORE_DAMAGED = (
     ". Rebuild it with `judge index build FILE`,"
     " or remove it with `judge index remove {e.edition}`."
 )
-_REBUILD = ". Rebuild it with `judge index build FILE`."
+_REBUILD_DOCUMENT = (
+    ". Rebuild it with `judge index build FILE`,"
+    " or remove it with `judge index remove --doc {e.kind} {e.edition}`."
+)
 _REBUILD_INDEX = ". Run `judge index build FILE` with the edition's .txt to rebuild it."
 _ADD_SEMANTIC = f". Install the extra with {INSTALL_SEMANTIC}, then try again."
 _GIVE_FROM = ": give --from, or store an older edition."
-_REIMPORT = ". Import the card file again with `judge cards import FILE`."
+_REIMPORT = (
+    ". Download it again with `judge cards update`, or import the file again with"
+    " `judge cards import FILE`."
+)
 _INSTALL_EXTRA = '. Install it with: pip install "judge-cli[{e.extra}]"'
 _OTHER_PORT = ". Give another with --port, or stop what is using it."
 
@@ -288,12 +405,13 @@ _TABLE: list[tuple[str, str, int, Explain]] = [
     ("index.numbers", "InvalidRuleReferenceError", 400, _then(f". {_REF_FORMS}")),
     ("glossary.lookup", "UnknownTermError", 404, _unknown_term),
     ("index.search.query", "QuerySyntaxError", 400, _then(".")),
-    ("index.search.schema", "NoSearchIndexError", 500, _then(_REBUILD_INDEX)),
+    ("index.search.build", "NoSearchIndexError", 500, _then(_REBUILD_INDEX)),
     ("index.errors", "FileReadError", 400, _file_read),
     ("index.errors", "StoreWriteError", 500, _store_write),
     ("index.decode", "FileTooLargeError", 413, _too_large),
     ("index.decode", "DecodeError", 400, _not_text),
     ("index.reader", "CRReadError", 400, _cr_read),
+    ("index.citecheck", "TooManyCitationsError", 413, _then(". Check the text in parts.")),
     ("index.ingest", "NotesError", 400, _notes),
     ("index.fetch", "FetchError", 502, _fetch),
     ("index.cards.errors", "NoCardStoreError", 404, _then(f". {GET_CARDS}")),
@@ -303,14 +421,16 @@ _TABLE: list[tuple[str, str, int, Explain]] = [
     ("index.cards.errors", "OlderSnapshotError", 409, _then(". Nothing was changed.")),
     ("index.cards.errors", "CardWriteError", 507, _cards_unwritten),
     ("index.tournament.store", "NoDocumentError", 404, _no_document),
-    ("index.tournament.store", "DocumentStoreError", 500, _then(_REBUILD)),
+    ("index.tournament.store", "NoOlderDocumentError", 404, _no_older_document),
+    ("index.tournament.store", "DocumentStoreError", 500, _then(_REBUILD_DOCUMENT)),
     ("index.tournament.lookup", "UnknownSectionError", 404, _unknown_section),
     ("index.tournament.model", "DocumentReadError", 400, _unreadable_document),
     ("judge_cli.scenario.errors", "ScenarioError", 400, _fix_scenario),
     ("index.semantic.model", "SemanticUnavailableError", 501, _then(_ADD_SEMANTIC)),
     ("index.semantic.models", "ModelFolderError", 400, _model_folder),
     ("index.semantic.models", "ModelCheckError", 400, _model_check),
-    ("index.semantic.models", "NoModelError", 404, _then(". Run `judge model import DIR`.")),
+    ("index.semantic.models", "NoModelError", 404, _then(_GET_MODEL)),
+    ("index.semantic.hub", "SumsFileError", 400, _then(_SUMS_FORM)),
     ("judge_cli.serve", "MissingExtraError", 500, _then(_INSTALL_EXTRA)),
     ("judge_cli.serve.command", "BindError", 500, _then(_OTHER_PORT)),
     ("judge_cli.web.export", "ExportFolderError", 400, _then(". Choose a new or empty folder.")),
@@ -320,13 +440,21 @@ _USAGE = {"InvalidRuleReferenceError"}
 """Errors in the command line itself (exit status 2)."""
 
 
+# Line breaks in what a message quotes (a term typed with a newline, a line of a file): shown
+# as escapes, so that an error is always one line.
+_BREAKS = str.maketrans(
+    {"\n": "\\n", "\r": "\\r", "\x85": "\\x85", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+
+
 def describe(exc: BaseException) -> Problem | None:
     """The message for a library error, or ``None`` if ``exc`` is not one (a bug: let it show)."""
     for module_name, class_name, status, explain in _TABLE:
         module = sys.modules.get(module_name)
         kind = getattr(module, class_name, None) if module is not None else None
         if isinstance(kind, type) and isinstance(exc, kind):
-            return Problem(explain(exc), status, class_name in _USAGE)
+            message = explain(exc).strip().translate(_BREAKS)
+            return Problem(message, status, class_name in _USAGE)
     return None
 
 

@@ -1,8 +1,9 @@
 """``judge model``: the sentence-embedding model of the semantic re-rank (:mod:`index.semantic`).
 
-``judge model`` shows what is installed; ``judge model import DIR`` copies a local model folder
-into the data folder and checks it. onnxruntime is imported only by ``import`` (to check the
-copy), never by the listing.
+``judge model`` shows what is installed; ``judge model install`` downloads all-MiniLM-L6-v2 from
+the Hugging Face hub (:mod:`index.semantic.hub`) and ``judge model import DIR`` copies a local
+model folder; both check the copy, make it the active model, then embed the newest stored
+edition for it. onnxruntime is imported only by ``install`` and ``import``, never by the listing.
 """
 
 from __future__ import annotations
@@ -35,10 +36,11 @@ def _describe(m: InstalledModel) -> str:
 @json_option
 @click.pass_context
 def model(ctx: click.Context, as_json: bool) -> None:
-    """Show the sentence-embedding model of the semantic re-rank (`judge model import DIR`).
+    """Show the sentence-embedding model of the semantic re-rank (`judge model install`).
 
     The re-rank is an optional extra: pip install "judge-cli[semantic]" adds onnxruntime and
-    tokenizers; the model (all-MiniLM-L6-v2) is imported from a local copy of its folder.
+    tokenizers; the model (all-MiniLM-L6-v2) is downloaded from the Hugging Face hub
+    (`judge model install`) or imported from a local copy of its folder (`judge model import DIR`).
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -59,8 +61,9 @@ def model(ctx: click.Context, as_json: bool) -> None:
         echo(_describe(m) + ".")
     if not models:
         echo(
-            f"No model is installed in {store.models_dir}. Run `judge model import DIR` with a "
-            f"copy of all-MiniLM-L6-v2. {MODEL_FOLDER}"
+            f"No model is installed in {store.models_dir}. Run `judge model install` to download"
+            " all-MiniLM-L6-v2 from the Hugging Face hub, or `judge model import DIR` with a "
+            f"copy of it. {MODEL_FOLDER}"
         )
     if not is_available():
         echo(f"The semantic extra is not installed: {INSTALL_SEMANTIC} adds it.")
@@ -94,7 +97,77 @@ def model_import(folder: str, name: str | None, as_json: bool) -> None:
     finally:
         if bar is not None:
             bar.finish()
+    _installed(installed, as_json)
+
+
+@model.command("install", context_settings=CONTEXT_SETTINGS)
+@click.option(
+    "--url",
+    metavar="URL",
+    default=None,
+    help="Base address of a mirror serving the hub's files (URL/tokenizer.json, …). "
+    "[default: the Hugging Face hub]",
+)
+@click.option(
+    "--sums",
+    metavar="FILE",
+    default=None,
+    help="A SHA256SUMS file with the hashes of the source's files, when they are not the hub's.",
+)
+@json_option
+def model_install(url: str | None, sums: str | None, as_json: bool) -> None:
+    """Download all-MiniLM-L6-v2 from the Hugging Face hub, check it, and make it active.
+
+    Every file is checked against the sha256 the hub publishes (or those --sums lists) and the
+    model must load and embed a test sentence before it is used; if anything fails, nothing is
+    installed and the model in use stays in use. About 91 MB.
+    """
+    from index.errors import StoreWriteError, os_reason
+    from index.semantic import ModelStore
+    from index.semantic.hub import HUB_URL, install_model, read_sums
+
+    from .common import ProgressLine, stderr_is_terminal
+
+    store = ModelStore.from_env()
+    expected = read_sums(Path(sums).expanduser()) if sums is not None else None
+    terminal = stderr_is_terminal() and not as_json
+    bar = ProgressLine("Downloading", "KiB") if terminal else None
+    try:
+        installed = install_model(store, url or HUB_URL, expected=expected, progress=bar)
+    except OSError as exc:
+        raise StoreWriteError(store.models_dir, os_reason(exc)) from None
+    finally:
+        if bar is not None:
+            bar.finish()
+    _installed(installed, as_json)
+
+
+def _installed(installed: InstalledModel, as_json: bool) -> None:
+    """Reports an installed model, then embeds the newest stored edition for it."""
     if as_json:
         emit_json(installed.to_json())
+    else:
+        echo(f"Installed {_describe(installed)}.")
+    _embed_newest(quiet=as_json)
+
+
+def _embed_newest(*, quiet: bool) -> None:
+    """Embeds the newest stored edition now, so that the next search is quick (others wait
+    for their first search)."""
+    from index.edition import open_edition
+
+    from .common import ProgressLine, open_store, stderr_is_terminal
+    from .search_command import embed_edition
+
+    ed = open_edition(None, store=open_store())
+    if ed.is_sample or ed.semantic_status() == "current":
         return
-    echo(f"Installed {_describe(installed)}.")
+    terminal = stderr_is_terminal() and not quiet
+    if not quiet:
+        echo(f"Embedding edition {ed.label} for the semantic re-rank…", err=True)
+    bar = ProgressLine("Embedding", "passages") if terminal else None
+    try:
+        embed_edition(ed, bar)
+    finally:
+        if bar is not None:
+            bar.finish()

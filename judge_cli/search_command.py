@@ -1,13 +1,19 @@
 """``judge search``: ranked full-text search over an edition (see :mod:`index.search`).
 
 Thin on purpose: :meth:`index.edition.Edition.search` finds the index (the edition's build
-folder, or a cached index of the bundled sample), rebuilds it when stale, and searches; this
-prints. whoosh is imported only when a search runs.
+folder, or a cached index of the bundled sample), rebuilds it when stale, searches, and
+re-ranks by meaning when the semantic extra and a model are installed; this prints. whoosh is
+imported only when a search runs, numpy and onnxruntime only when the re-rank runs.
+
+Two things are said on a terminal's standard error, never in the answer: that the re-rank can
+be added (once per data folder and reason, remembered in ``cache/semantic-hint``), and that an
+edition is being embedded for it (the first search of an edition that has a model but no
+vectors yet, with progress).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -16,6 +22,7 @@ from index.search.kinds import SCOPE_TABLE, SCOPES
 from .common import (
     CONTEXT_SETTINGS,
     Command,
+    echo,
     edition_option,
     emit,
     json_option,
@@ -23,6 +30,7 @@ from .common import (
     sample_notice,
     stdout_is_terminal,
 )
+from .errors import INSTALL_SEMANTIC
 
 if TYPE_CHECKING:
     from index.edition import Edition
@@ -52,21 +60,113 @@ __all__ = ["search"]
     + ", ".join(f"{name} ({SCOPE_TABLE[name].help})" for name in SCOPES if name != "all")
     + ", or everything (all: the paper documents, and the rulings of cards the question names).",
 )
+@click.option(
+    "--no-semantic",
+    "lexical",
+    is_flag=True,
+    help="Rank by words alone, without the semantic re-rank (to compare).",
+)
 @json_option
 def search(
-    query: tuple[str, ...], edition: str | None, limit: int, scope: str, as_json: bool
+    query: tuple[str, ...],
+    edition: str | None,
+    limit: int,
+    scope: str,
+    lexical: bool,
+    as_json: bool,
 ) -> None:
     """Search rules, examples, glossary, notes, tournament documents and card rulings, ranked.
 
-    Words, "phrases", AND/OR/NOT. Misspellings are matched fuzzily; shorthand such as SBA, ETB, LKI, CDA, P/T, 2HG and EDH, and
-    players' phrasing such as "goes first", "fizzle" or "bounce", is understood; rules are also
+    Words, "phrases", AND/OR/NOT. Misspellings are matched fuzzily; shorthand such as SBA, ETB,
+    LKI, CDA, P/T, 2HG and EDH, and players' phrasing such as "goes first", "fizzle" or
+    "bounce", is understood; rules are also
     found by questions players ask about them (written by hand for some 900 rules); a rule
-    number (704.5j, rule 613) goes straight to that rule; section:7 keeps to one section.
+    number (704.5j, rule 613) goes straight to that rule; section:7 keeps to one section. With
+    cards stored (judge cards update), card names in a question are read as what the cards do.
+
+    With the semantic extra and a model (`judge model install`), results are also re-ranked
+    by meaning, which finds rules a question describes without their words.
     """
     text = " ".join(query)
     ed = open_edition(edition)
-    found = ed.search(text, limit=limit, scope=scope)
+    if not lexical:
+        _prepare_vectors(ed, scope)
+    found = ed.search(text, limit=limit, scope=scope, semantic=not lexical)
     emit(as_json, found.to_json(), lambda: _markdown(found, text, ed))
+    _hint_once(ed, found.semantic_status)
+
+
+_STALE = ("missing", "model", "edition", "phrasings")
+
+HINTS = {
+    "unavailable": (
+        f"Tip: judge search can also rank by meaning: {INSTALL_SEMANTIC}, then "
+        "`judge model install`."
+    ),
+    "no-model": (
+        "Tip: the semantic extra is installed but no model is: run `judge model install` "
+        "(or `judge model import DIR`) and judge search ranks by meaning too."
+    ),
+}
+"""What ``judge search`` says once per data folder when the re-rank could be added."""
+
+
+def _prepare_vectors(ed: Edition, scope: str) -> None:
+    """Embeds the edition first if a model is installed but its vectors are missing or stale."""
+    from . import common
+
+    if ed.semantic_status(scope) not in _STALE:
+        return
+    echo(
+        f"Embedding edition {ed.label} for the semantic re-rank (once per edition and model;"
+        " rules other stored editions share are not embedded again)…",
+        err=True,
+    )
+    bar = common.ProgressLine("Embedding", "passages") if common.stderr_is_terminal() else None
+    try:
+        embed_edition(ed, bar)
+    finally:
+        if bar is not None:
+            bar.finish()
+
+
+def embed_edition(ed: Edition, progress: Any = None) -> bool:
+    """``ed.build_vectors()``, a failure told as a warning: search alone still answers."""
+    from index.errors import os_reason
+    from index.semantic import ModelLoadError
+
+    try:
+        return ed.build_vectors(progress=progress)
+    except ModelLoadError as exc:
+        reason = str(exc)
+    except OSError as exc:
+        reason = f"the vectors could not be written: {os_reason(exc)}"
+    echo(f"Warning: edition {ed.label} not embedded ({reason}); searching by words.", err=True)
+    return False
+
+
+def _hint_once(ed: Edition, status: str) -> None:
+    """Says how to add the re-rank, on a terminal, once per data folder and reason."""
+    from . import common
+
+    hint = HINTS.get(status)
+    if hint is None or not common.stderr_is_terminal():
+        return
+    marker = ed.store.root / "cache" / "semantic-hint"
+    try:
+        told = set(marker.read_text(encoding="utf-8").split())
+    except (OSError, UnicodeDecodeError):
+        told = set()
+    if status in told:
+        return
+    try:
+        from index.atomic import write_text_atomic
+
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(marker, "\n".join(sorted(told | {status})) + "\n")
+    except OSError:
+        return  # a data folder that cannot be written: no tip, rather than one every time
+    echo(hint, err=True)
 
 
 def _bold(result: SearchResult, terminal: bool) -> str:
@@ -134,8 +234,23 @@ def _markdown(found: SearchResults, text: str, ed: Edition) -> str:
                 lines.append(">")
                 lines.append("> Example: " + escape(r.example))
             lines.append("")
+    if found.rulings:
+        # In a search of everything: the named cards' rulings, beside the rules, not among them.
+        lines.append("## Rulings of the cards named")
+        lines.append("")
+        for r in found.rulings:
+            lines.append(_head(r))
+            lines.append("")
+            lines.extend("> " + part for part in _bold(r, terminal).split("\n"))
+            lines.append("")
+    if found.cards:
+        # Names come from the card file: escaped like any text read from a file.
+        lines.append(f"Cards read in the question: {escape(', '.join(found.cards))}.")
     if ed.is_sample:
         lines.append(sample_notice(ed.store))
+    elif found.semantic is not None:
+        model = found.semantic.get("model") or "the installed model"
+        lines.append(f"Edition {ed.label}; re-ranked by meaning ({escape(str(model))}).")
     else:
         lines.append(f"Edition {ed.label}.")
     return "\n".join(lines) + "\n"

@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
-__all__ = ["Recorded", "Route", "Server", "make_cr_text", "serve"]
+__all__ = ["Recorded", "Route", "Server", "make_certificate", "make_cr_text", "serve"]
 
 _SECTIONS = [
     "Game Concepts",
@@ -259,3 +260,25 @@ def serve(tls: ssl.SSLContext | None = None) -> Iterator[Server]:
         server.httpd.shutdown()
         server.httpd.server_close()
         thread.join(timeout=5)
+
+
+def make_certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate and key for 127.0.0.1, made with the openssl tool.
+
+    Skips the test when the tool is not installed.
+    """
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if shutil.which("openssl") is None:
+        pytest.skip("the openssl tool is not installed")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True, timeout=30,
+    )  # fmt: skip
+    return cert, key

@@ -16,7 +16,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,14 +78,15 @@ def hostile_home() -> Path:
 
 
 @contextmanager
-def running(home: Path) -> Iterator[str]:
-    """The server answering from ``home``, as its base URL (``http://127.0.0.1:PORT/``)."""
+def running(home: Path, notice: Callable[[str], None] | None = None) -> Iterator[str]:
+    """The server answering from ``home``, as its base URL (``http://127.0.0.1:PORT/``);
+    ``notice`` is told what the server tells its console."""
     from index.store import EditionStore
     from judge_cli.serve.app import make_app
     from judge_cli.serve.command import bind, make_server
     from judge_cli.serve.state import Editions
 
-    editions = Editions(EditionStore(home))
+    editions = Editions(EditionStore(home), notice)
     server = make_server(make_app(editions))
     sock = bind("127.0.0.1", 0)
     port = sock.getsockname()[1]

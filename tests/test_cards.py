@@ -270,8 +270,9 @@ def test_no_card_store(judge_home: Path) -> None:
     code, out = run("card", "Platinum Angel")
     assert code == 1
     assert out == (
-        f"Error: no card data is stored in {judge_home}. Download MTGJSON's AtomicCards file "
-        "(https://mtgjson.com/api/v5/AtomicCards.json.xz) and run `judge cards import FILE`.\n"
+        f"Error: no card data is stored in {judge_home}. Run `judge cards update` to download "
+        "MTGJSON's AtomicCards file, or download it (https://mtgjson.com/api/v5/AtomicCards.json.xz)"
+        " and run `judge cards import FILE`.\n"
     )
     code, out = run("cards")
     assert code == 0 and out.startswith(f"No card data is stored in {judge_home}.")
@@ -298,7 +299,10 @@ def test_damaged_store(cards_home: Path) -> None:
     code, out = run("card", "Platinum Angel")
     assert code == 1
     assert out.startswith("Error: the stored card data is damaged: ")
-    assert out.endswith("Import the card file again with `judge cards import FILE`.\n")
+    assert out.endswith(
+        "Download it again with `judge cards update`, or import the file again with"
+        " `judge cards import FILE`.\n"
+    )
     code, out = run("cards")
     assert code == 1 and "damaged" in out
 
@@ -332,3 +336,12 @@ def test_did_you_mean_without_trigram_index(cards_home: Path) -> None:
     with CardDB.open(CardStore(cards_home)) as db:
         _check(db, "Platnum Angel", "Platinum Angel", "fuzzy")
         assert db.suggest("Grizly Baers Xq") == ["Grizzly Bears"]
+
+
+def test_a_very_long_name_is_answered_at_once(cards_home: Path) -> None:
+    import time
+
+    start = time.monotonic()
+    code, out = run("card", "x" * 20_000)
+    assert code == 1 and out.startswith("Error: no card named")
+    assert time.monotonic() - start < 5  # was minutes: every name compared with the paragraph

@@ -90,6 +90,16 @@ def test_find_effective_date(text: str, expected: str | None) -> None:
         ("This document is updated periodically. Effective May 13, 2024", "2024-05-13"),
         ("Effective Smarch 13, 2024", None),
         ("Effective immediately.", None),
+        # As the tournament documents print them (the reader hands over the lines under the title).
+        ("Effective May 13, 2024", "2024-05-13"),
+        ("Effective July 26,2024", "2024-07-26"),
+        ("Effective June 7. 2024", "2024-06-07"),
+        ("Updated Sept 3, 2030", "2030-09-03"),
+        ("updated: september 23, 2024", "2024-09-23"),
+        ("Last updated September 23, 2024", "2024-09-23"),
+        ("Current as of March 3, 2031", "2031-03-03"),
+        ("Effective May 32, 2030", None),
+        ("May 13, 2024", None),  # a date alone is a changes-list entry, not the effective date
     ],
 )
 def test_find_document_date(text: str, expected: str | None) -> None:

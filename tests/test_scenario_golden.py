@@ -8,11 +8,19 @@ of the final board. Adding a case is a text edit.
 
 Each case runs twice: against the real edition from ../shared/corpus (skipped when the corpus is
 absent), and against a bare document of that date, which exercises the numbering table.
+
+The boards in tests/scenarios/cards/ name their cards (``card:``): they are read with the real
+card data of ../shared/cards, imported once per test run, and skipped with the reason when it is
+absent (failing under CI, as the corpus tests do). A card board may expect an ``error`` instead:
+the key and the message of the loader's error.
 """
 
 from __future__ import annotations
 
+import atexit
 import functools
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -24,15 +32,17 @@ from judge_cli.scenario import BoardState
 from judge_cli.scenario.sba import Replay, check_state_based_actions, replay
 
 SCENARIOS = Path(__file__).parent / "scenarios"
+CARD_SCENARIOS = SCENARIOS / "cards"
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 SKIP_CORPUS = "../shared/corpus is absent: the real CR editions are not available here"
 
 
 def _cases(sources: tuple[str, ...] = ("table", "corpus")) -> list[Any]:
     out = []
-    for path in sorted(SCENARIOS.glob("*.yaml")):
+    paths = sorted(SCENARIOS.glob("*.yaml")) + sorted(CARD_SCENARIOS.glob("*.yaml"))
+    for path in paths:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for n, expected in enumerate(data["expect"]):
+        for n, expected in enumerate(data.get("expect", [])):
             edition = str(expected["edition"])
             for source in sources:
                 out.append(pytest.param(path, n, source, id=f"{path.stem}-{edition}-{source}"))
@@ -58,10 +68,34 @@ def action_key(rule: str, action: str, subject: str | None) -> str:
     return f"{rule} {action} {subject}"
 
 
+@functools.cache
+def real_card_home() -> Path:
+    """A data folder holding the real card data (../shared/cards), imported once."""
+    from index.cards.store import CardStore
+
+    from .conftest import cards_file
+
+    cards = cards_file()  # skips (or fails under CI) when the file is absent
+    home = Path(tempfile.mkdtemp(prefix="judge-golden-cards-"))
+    atexit.register(shutil.rmtree, home, ignore_errors=True)
+    CardStore(home).import_cards(cards)
+    return home
+
+
 def load_golden(path: Path) -> tuple[BoardState, dict[str, Any]]:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    board = BoardState.from_text(yaml.safe_dump(data["board"]), path.name)
-    return board, data
+    text = yaml.safe_dump(data["board"])
+    if path.parent != CARD_SCENARIOS:
+        return BoardState.from_text(text, path.name), data
+    from index.cards.store import CardStore
+    from judge_cli.scenario.cards import load_with_cards
+    from judge_cli.scenario.loader import load_scenario_text
+
+    store = CardStore(real_card_home())
+    scenario, _ = load_with_cards(
+        lambda fill: load_scenario_text(text, path.name, fill=fill), store
+    )
+    return scenario.board, data
 
 
 def run_case(path: Path, n: int, source: str) -> tuple[Replay, dict[str, Any]]:
@@ -107,6 +141,34 @@ def test_golden_rule_text_is_quoted_from_the_edition(path: Path, n: int, source:
             assert text == corpus_document(str(result.rules.edition)).rules[a.rule].text
 
 
+ERRORS = [
+    pytest.param(path, id=path.stem)
+    for path in sorted(CARD_SCENARIOS.glob("*.yaml"))
+    if "error" in yaml.safe_load(path.read_text(encoding="utf-8"))
+]
+
+
+@pytest.mark.parametrize("path", ERRORS)
+def test_golden_card_board_errors(path: Path) -> None:
+    from judge_cli.scenario import ScenarioError
+
+    expected = yaml.safe_load(path.read_text(encoding="utf-8"))["error"]
+    with pytest.raises(ScenarioError) as info:
+        load_golden(path)
+    assert (info.value.key, info.value.reason) == (expected["key"], expected["message"])
+
+
+def test_card_boards_name_cards_and_say_where_they_come_from() -> None:
+    files = sorted(CARD_SCENARIOS.glob("*.yaml"))
+    assert len(files) >= 4 and ERRORS
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        data = yaml.safe_load(text)
+        assert text.startswith("# Source:") and data["title"], path
+        assert all("card" in o for o in data["board"]["objects"]), path
+        assert ("expect" in data) != ("error" in data), path
+
+
 def test_golden_suite_size_and_editions() -> None:
     files = sorted(SCENARIOS.glob("*.yaml"))
     assert len(files) >= 40
@@ -132,3 +194,26 @@ def test_editions_with_different_outcomes() -> None:
         if len(shapes) > 1:
             differing += 1
     assert differing >= 8
+
+
+def test_the_card_example_with_the_real_card_data() -> None:
+    from index.cards.store import CardStore
+    from judge_cli.scenario.cards import load_with_cards
+    from judge_cli.scenario.loader import load_scenario_path
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "march-of-the-machines.md"
+    store = CardStore(real_card_home())
+    scenario, cards = load_with_cards(lambda fill: load_scenario_path(example, fill=fill), store)
+    result = replay(scenario.board, document_for("2026-01-16", "corpus"))
+    assert [[f"{a.rule} {a.action} {a.object}" for a in c] for c in result.checks] == [
+        ["704.5f put_into_graveyard citadel"]
+    ]
+    assert [(c.object, c.card, c.from_file) for c in cards] == [
+        ("march", "March of the Machines", ()),
+        ("citadel", "Darksteel Citadel", ("types", "pt")),
+        ("ornithopter", "Ornithopter", ()),
+        ("bonesplitter", "Bonesplitter", ("types", "pt")),
+    ]
+    ornithopter = result.final.find_object("ornithopter")
+    assert ornithopter is not None
+    assert (ornithopter.power, ornithopter.toughness, ornithopter.keywords) == (0, 2, ["flying"])

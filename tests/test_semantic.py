@@ -35,7 +35,7 @@ from index.semantic import (
     rerank,
     vectors_status,
 )
-from index.semantic.vectors import FILE, read_header
+from index.semantic.vectors import FILE, FORMAT, read_header
 from judge_cli.cli import cli
 
 from .conftest import tree_digest
@@ -155,7 +155,7 @@ def test_int8_vectors_are_a_quarter_of_float32(tmp_path: Path, mini_doc: Documen
     [
         lambda data: data[: len(data) // 2],
         lambda data: b"garbage" + data,
-        lambda data: data.replace(b'"format":1', b'"format":9'),
+        lambda data: data.replace(b'"format":%d' % FORMAT, b'"format":99'),
     ],
 )
 def test_damaged_vectors_are_an_error_naming_the_file(
@@ -415,7 +415,8 @@ def test_rule_define_and_completion_import_no_model_runtime(tmp_path: Path) -> N
     code = (
         "import sys\n"
         "from judge_cli.cli import cli\n"
-        "for args in (['rule', '704.5j'], ['define', 'legend rule'], ['model'], ['--help']):\n"
+        "for args in (['rule', '704.5j'], ['define', 'legend rule'], ['model'], ['--help'],\n"
+        "             ['card', 'Darksteel Citadel'], ['search', 'legend rule']):\n"
         "    try:\n"
         "        cli(args, prog_name='judge')\n"
         "    except SystemExit:\n"

@@ -11,6 +11,9 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,17 +22,16 @@ import pytest
 from click.testing import CliRunner
 
 from index.model import Document
-from index.search import SearchResult, build_search_index, search
+from index.search import build_search_index
 from index.semantic import (
-    DEPTH,
     Embedder,
     ModelStore,
     build_vectors,
     is_available,
     load_vectors,
-    rerank,
     vectors_status,
 )
+from index.semantic.vectors import read_header
 from index.store import EditionStore
 from judge_cli.cli import cli
 
@@ -201,16 +203,15 @@ def edition_part(
 
 
 def _ranked(folder: Path, doc: Document, model: Embedder, question: str) -> tuple[list[str], ...]:
-    """The top 5 of search alone, and of search then the re-rank (as judge search does it)."""
-    alone = [r.id for r in search(folder, question, limit=10).results]
+    """The top 5 of search alone, and of search then the re-rank (``reranked_search``, the path
+    ``judge search`` takes)."""
+    from index.search import Searcher
+    from index.semantic.searching import reranked_search
 
-    def make(rid: str) -> SearchResult | None:
-        rule = doc.rules.get(rid)
-        return None if rule is None else SearchResult(rid, "rule", rid, None, 0.0, rule.text)
-
-    pool = search(folder, question, limit=max(10, DEPTH)).results
-    reranked = [r.id for r in rerank(question, pool, load_vectors(folder), model, make=make)]
-    return alone[:5], reranked[:5]
+    with Searcher.open(folder) as searcher:
+        alone = [r.id for r in searcher.search(question, limit=10).results]
+        found = reranked_search(searcher, question, load_vectors(folder), model, limit=10)
+    return alone[:5], [r.id for r in found.results[:5]]
 
 
 def _shares_no_word(question: str, text: str) -> bool:
@@ -240,7 +241,9 @@ def test_a_question_sharing_no_word_with_its_rule(
     strict=True,
     reason=(
         "all-MiniLM-L6-v2 reads 'artifact land' and not '0/0': over the whole 2025-02-07 "
-        "edition it ranks 704.5f 188th for this question (43rd against the rules' text alone)"
+        "edition it ranks 704.5f 188th for this question (its passages include four players' "
+        "phrasings of 'toughness 0'), search alone 72nd; re-ranking 100 deep, or adding the "
+        "model's 50 nearest, still leaves it out of the top 10"
     ),
 )
 def test_the_issue_s_0_0_artifact_land_question(
@@ -277,3 +280,140 @@ def test_a_damaged_prepared_copy_falls_back_to_the_published_model(
     (copy / PREPARED_FILE).write_bytes(b"damaged")
     expected = installed.load().embed(["a test"])
     assert Embedder.from_folder(copy).embed(["a test"]) @ expected.T == pytest.approx(1.0, abs=1e-5)
+
+
+# --- judge index build, judge search: vectors built once, rebuilt only on a change ----------
+
+
+def _changed_cr(tmp: Path) -> Path:
+    """The mini CR with one rule's text changed (a new edition file of the same date)."""
+    text = (ROOT / "tests" / "fixtures" / "mini-cr.txt").read_text(encoding="utf-8-sig")
+    assert "704.5a" in text
+    changed = tmp / "mini-cr-changed.txt"
+    changed.write_text(
+        text.replace("704.5a If a player has 0 or less life", "704.5a If a player has 0 life"),
+        encoding="utf-8",
+    )
+    return changed
+
+
+def test_vectors_are_built_by_index_build_and_rebuilt_only_on_a_change(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    ModelStore(home).import_folder(shared_model())
+    mini = ROOT / "tests" / "fixtures" / "mini-cr.txt"
+
+    def build(path: Path, *extra: str) -> dict[str, object]:
+        code, out = _invoke(home, ["index", "build", str(path), *extra])
+        assert code == 0, out
+        folder = EditionStore(home).build_path("2030-03-01")
+        assert folder is not None
+        header = read_header(folder)
+        assert header is not None and header["model"] == ModelStore(home).get().digest
+        return header
+
+    first = build(mini)
+    assert first["reused"] == 0  # embedded at index build time
+    again = build(mini, "--replace")  # a new build of the same text: nothing embedded
+    assert again["reused"] == again["rows"]
+    changed = build(_changed_cr(tmp_path), "--replace")  # one rule changed: one passage
+    assert changed["reused"] == changed["rows"] - 1
+
+    def search() -> tuple[dict[str, object], str]:
+        result = CliRunner().invoke(
+            cli, ["search", "--json", "I'm at zero, am I out?"], env={"JUDGE_HOME": str(home)}
+        )
+        assert result.exit_code == 0, result.output
+        out = result.output
+        return json.loads(out[out.index("{") :]), out[: out.index("{")]
+
+    found, said = search()
+    assert found["semantic"]["model"] == "all-MiniLM-L6-v2" and said == ""  # type: ignore[index]
+    # Another model (here: the same weights cut at 128 tokens, so another digest).
+    other = tmp_path / "minilm-128"
+    shutil.copytree(shared_model(), other, symlinks=True)
+    (other / "sentence_bert_config.json").unlink()
+    (other / "sentence_bert_config.json").write_text(
+        '{"max_seq_length": 128, "do_lower_case": false}', encoding="utf-8"
+    )
+    ModelStore(home).import_folder(other)
+    folder = EditionStore(home).build_path("2030-03-01")
+    assert folder is not None and vectors_status(folder, ModelStore(home).get().digest) == "model"
+    found, said = search()
+    assert said.startswith("Embedding edition 2030-03-01 for the semantic re-rank")
+    assert found["semantic"]["model"] == "minilm-128"  # type: ignore[index]
+    found, said = search()
+    assert said == "" and found["semantic"]["model"] == "minilm-128"  # type: ignore[index]
+
+
+def test_search_without_the_extra_answers_as_before(tmp_path: Path) -> None:
+    """A subprocess in which numpy, onnxruntime and tokenizers cannot be imported."""
+    home = tmp_path / "home"
+    ModelStore(home).import_folder(shared_model())
+    mini = ROOT / "tests" / "fixtures" / "mini-cr.txt"
+    assert _invoke(home, ["index", "build", str(mini)])[0] == 0
+    code = (
+        "import json, sys\n"
+        "if sys.argv[1] == 'blocked':\n"
+        "    for name in ('numpy', 'onnxruntime', 'tokenizers'):\n"
+        "        sys.modules[name] = None\n"
+        "from index.edition import open_edition\n"
+        "found = open_edition().search('I am at zero, am I out?', semantic=sys.argv[2] == '1')\n"
+        "print(json.dumps([found.semantic_status, found.to_json()]))\n"
+    )
+    env = dict(os.environ, JUDGE_HOME=str(home))
+
+    def run(*args: str) -> list[object]:
+        out = subprocess.run(
+            [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env
+        )
+        assert out.returncode == 0, out.stderr
+        loaded: list[object] = json.loads(out.stdout)
+        return loaded
+
+    blocked = run("blocked", "1")
+    assert blocked[0] == "unavailable"
+    assert blocked[1] == run("free", "0")[1]  # exactly search alone
+    assert run("free", "1")[0] == "current"
+
+
+# --- the server ------------------------------------------------------------------------------
+
+
+def test_the_server_embeds_in_the_background_then_re_ranks_as_the_cli(tmp_path: Path) -> None:
+    from index.search import build_search_index
+
+    from .servefixture import fetch, running
+
+    home = tmp_path / "home"
+    mini = ROOT / "tests" / "fixtures" / "mini-cr.txt"
+    EditionStore(home).add_bytes(mini.read_bytes(), mini.name, extra=build_search_index)
+    ModelStore(home).import_folder(shared_model())  # after the edition: it has no vectors yet
+    route = "/api/search?q=" + "I%27m%20at%20zero%2C%20am%20I%20out%3F"
+    from judge_cli.serve import state
+
+    told: list[str] = []
+    original = state.Editions.__init__
+
+    def telling(self: state.Editions, store: EditionStore, notice: object = None) -> None:
+        original(self, store, told.append)
+
+    import unittest.mock
+
+    with unittest.mock.patch.object(state.Editions, "__init__", telling), running(home) as base:
+        first = fetch(base, route).json()
+        assert "semantic" not in first  # not embedded yet: search alone answers
+        deadline = time.monotonic() + 600
+        while not any(t.startswith("Edition 2030-03-01 embedded") for t in told):
+            assert time.monotonic() < deadline, told
+            time.sleep(0.2)
+        served = fetch(base, route).json()
+    assert told[0].startswith("Embedding edition 2030-03-01 for the semantic re-rank")
+    result = CliRunner().invoke(
+        cli, ["search", "--json", "I'm at zero, am I out?"], env={"JUDGE_HOME": str(home)}
+    )
+    assert result.exit_code == 0, result.output
+    mine = json.loads(result.output)
+    assert served["semantic"] == mine["semantic"]
+    assert [r["id"] for r in served["results"]] == [r["id"] for r in mine["results"]]
+    for a, b in zip(served["results"], mine["results"], strict=True):
+        assert a["similarity"] == pytest.approx(b["similarity"], abs=2e-4)

@@ -84,6 +84,49 @@ def test_editions_with_only_documents(judge_home: Path) -> None:
     assert run("editions") == (0, "JAR         2030-07-03     3 sections  mini-jar.txt  (newest)\n")
 
 
+def test_index_remove_doc(stocked: Path) -> None:
+    assert run("index", "remove", "--doc", "ipg", "2030-05-01") == (
+        0,
+        "Removed the IPG 2030-05-01.\n",
+    )
+    code, out = run("editions")
+    assert "IPG" not in out and "2030-03-01" in out and "MTR" in out
+    assert run("index", "remove", "--doc", "ipg", "2030-05-01") == (
+        1,
+        "Error: IPG 2030-05-01 is not stored (stored: none). Run `judge editions` to list them.\n",
+    )
+    # The CR edition of that name is another thing: --doc removes only the document's.
+    assert run("index", "remove", "--doc", "mtr", "2030-03-01")[0] == 1
+    assert "2030-03-01" in run("editions")[1]
+
+
+def test_index_remove_doc_takes_only_stored_names(stocked: Path) -> None:
+    (stocked / "documents" / "mtr" / "some" / "folder").mkdir(parents=True)
+    before = tree_digest(stocked)
+    for name in ("some/folder", "some", "/etc", "2030-06-02/../../ipg", "..", ".", "", "CURRENT"):
+        code, out = run("index", "remove", "--doc", "mtr", name)
+        assert code == 1, name
+        assert "is not stored (stored: 2030-06-02)" in out, name
+    assert tree_digest(stocked) == before
+    assert not list((stocked / "documents" / "mtr").glob(".trash-*"))
+    code, out = run("index", "remove", "--doc", "../editions", "2030-03-01")
+    assert code == 2 and "is not one of" in out
+
+
+def test_index_remove_doc_removes_a_damaged_edition(stocked: Path) -> None:
+    folder = stocked / "documents" / "jar" / "2030-07-03"
+    (folder / "CURRENT").write_text("b-gone\n", encoding="utf-8")  # names no build
+    assert run("editions")[1].endswith(
+        "JAR         2030-07-03  damaged: no complete build. Rebuild it with `judge index build"
+        " FILE`, or remove it with `judge index remove --doc jar 2030-07-03`.\n"
+    )
+    assert run("index", "remove", "--doc", "jar", "2030-07-03") == (
+        0,
+        "Removed the JAR 2030-07-03.\n",
+    )
+    assert not folder.exists()
+
+
 IPG_21 = """\
 IPG 2.1 Game Play Error — Missed Trigger
 
@@ -300,7 +343,11 @@ def test_a_damaged_store_is_an_error_not_a_traceback(stocked: Path) -> None:
     code, out = run("ipg", "2.1")
     assert code == 1
     assert out.startswith("Error: the stored ipg 2030-05-01 is damaged: ")
-    assert out.endswith("Rebuild it with `judge index build FILE`.\n")
+    assert out.endswith(
+        "Rebuild it with `judge index build FILE`, or remove it with"
+        " `judge index remove --doc ipg 2030-05-01`.\n"
+    )
+    assert run("index", "remove", "--doc", "ipg", "2030-05-01")[0] == 0
 
 
 def test_control_characters_in_stored_text_are_not_printed(stocked: Path) -> None:

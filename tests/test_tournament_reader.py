@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from index.tournament.dates import find_effective_date, parse_long_date
 from index.tournament.layout import (
     Line,
     clean_line,
@@ -35,37 +34,6 @@ def read(text: str, source: str = "test.txt") -> object:
 
 def _doc(name: str):  # type: ignore[no-untyped-def]
     return read_document_bytes((FIXTURES / name).read_bytes(), name)
-
-
-@pytest.mark.parametrize(
-    ("text", "iso"),
-    [
-        ("May 13, 2024", "2024-05-13"),
-        ("September 25, 2020", "2020-09-25"),
-        ("July 26,2024", "2024-07-26"),
-        ("June 7. 2024", "2024-06-07"),
-        ("Sept 3, 2030", "2030-09-03"),
-        ("Smarch 3, 2030", None),
-        ("May 32, 2030", None),
-        ("no date here", None),
-    ],
-)
-def test_parse_long_date(text: str, iso: str | None) -> None:
-    assert parse_long_date(text) == iso
-
-
-@pytest.mark.parametrize(
-    ("line", "iso"),
-    [
-        ("Effective May 13, 2024", "2024-05-13"),
-        ("Updated September 25, 2020", "2020-09-25"),
-        ("updated: september 23, 2024", "2024-09-23"),
-        ("May 13, 2024", None),  # a date alone is a changes-list entry, not the effective date
-        ("Effective immediately", None),
-    ],
-)
-def test_find_effective_date(line: str, iso: str | None) -> None:
-    assert find_effective_date(line) == iso
 
 
 @pytest.mark.parametrize(

@@ -763,20 +763,9 @@ def test_update_with_real_corpus_files(server: Server, store: EditionStore) -> N
 @pytest.fixture(scope="module")
 def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A self-signed certificate for 127.0.0.1 (made with the openssl tool, else skipped)."""
-    import shutil
-    import subprocess
+    from .httpfixture import make_certificate
 
-    if shutil.which("openssl") is None:
-        pytest.skip("the openssl tool is not installed")
-    folder = tmp_path_factory.mktemp("tls")
-    cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2",
-         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
-        check=True, capture_output=True, timeout=30,
-    )  # fmt: skip
-    return cert, key
+    return make_certificate(tmp_path_factory.mktemp("tls"))
 
 
 @pytest.fixture

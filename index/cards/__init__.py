@@ -6,6 +6,7 @@
   (:func:`~index.cards.store.import_cards`, :class:`~index.cards.store.CardStore`).
 * :mod:`index.cards.lookup` finds a card the way a judge types its name.
 * :mod:`index.cards.rules` finds the rules a card's keywords name in a CR edition.
+* :mod:`index.cards.update` downloads MTGJSON's file and imports it, unless it is stored.
 
 Nothing is imported here, so that ``judge card`` pays only for the modules it uses.
 """

@@ -22,7 +22,7 @@ from types import TracebackType
 from typing import Any, NamedTuple
 
 from .errors import UnknownCardError
-from .names import fold_name, loose_name
+from .names import fold_name, loose_name, split_name
 from .store import CardStore, SnapshotInfo
 
 __all__ = ["Card", "CardDB", "CardMatch", "Face", "Ruling"]
@@ -115,6 +115,11 @@ def _ratio(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
+MAX_NAME = 200
+"""The longest name worth spelling-matching: the longest card's name has 141 characters, and
+comparing a pasted paragraph with 36,000 names would take seconds (quadratic in its length)."""
+
+
 def _trigram_query(key: str) -> str | None:
     grams = {key[i : i + 3] for i in range(len(key) - 2)}
     if not grams:
@@ -130,9 +135,9 @@ class CardDB:
         self.conn = conn
 
     @classmethod
-    def open(cls, store: CardStore | None = None) -> CardDB:
+    def open(cls, store: CardStore | None = None, *, check_same_thread: bool = True) -> CardDB:
         """The snapshot of ``store`` (default: the data folder's); raises if none is stored."""
-        info, conn = (store or CardStore.from_env()).connect()
+        info, conn = (store or CardStore.from_env()).connect(check_same_thread=check_same_thread)
         return cls(info, conn)
 
     def __enter__(self) -> CardDB:
@@ -235,10 +240,47 @@ class CardDB:
         ).fetchall()
         return [card for card, _ in rows]
 
+    def complete(self, typed: str, limit: int = 100) -> list[str]:
+        """The names (of cards, and of faces) that start with ``typed``, for shell completion.
+
+        Matched in any case and without accents, through the index on the folded names; when
+        none matches so, without punctuation or spaces too ("thrun the" → "Thrun, the Last
+        Troll"). Sorted; when more than ``limit`` match, the first ``limit - 1`` and the last,
+        so that what they all start with is still what every match starts with (a shell
+        completes that much).
+        """
+        found: set[str] = set()
+        for column, key in (("folded", fold_name(typed)), ("loose", loose_name(typed))):
+            if key:
+                found = self._starting_with(column, key)
+            if found:
+                break
+        names = sorted(found)
+        return names if len(names) <= limit else [*names[: limit - 1], names[-1]]
+
+    def _starting_with(self, column: str, key: str) -> set[str]:
+        upper = key[:-1] + chr(ord(key[-1]) + 1)
+        rows = self.conn.execute(
+            "SELECT names.kind, names.folded, cards.name, faces.name FROM names "
+            "JOIN cards ON cards.id = names.card_id "
+            "LEFT JOIN faces ON faces.card_id = names.card_id AND faces.position = names.face "
+            f"WHERE names.{column} >= ? AND names.{column} < ?",
+            (key, upper),
+        )
+        found: set[str] = set()
+        for kind, folded, card_name, face_name in rows:
+            if kind == "card":
+                found.add(card_name)
+            elif face_name is not None:
+                found.add(face_name)
+            else:  # a face this copy of the data lacks, named only in the card's name
+                found.update(p for p in split_name(card_name) if fold_name(p) == folded)
+        return found
+
     def closest(self, name: str, count: int = 5) -> list[tuple[float, int]]:
         """``(ratio, card id)`` of the cards spelt closest to ``name``, closest first."""
         key = fold_name(name)
-        query = _trigram_query(key)
+        query = _trigram_query(key) if len(key) <= MAX_NAME else None
         if query is None:
             return []
         if self._has_trigrams():

@@ -121,6 +121,18 @@ def _damaged_errors(kind: str | None) -> tuple[type[Exception], ...]:
     return ()
 
 
+def _is_date(text: str) -> bool:
+    """Checks if ``text`` (``YYYY-MM-DD``) is a day of the calendar: a snapshot is named by it,
+    and one named 9999-99-99 would refuse every later file as older."""
+    import datetime
+
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _first_char_problem(ch: str, head: bytes) -> str:
     if ch == "":
         return "it is empty"
@@ -254,6 +266,11 @@ class AtomicCardsReader:
                     ) from None
                 self._more()
                 continue
+            except RecursionError:
+                # The C decoder recurses per level of nesting: a card is a few levels deep.
+                raise self._error(f"{what} is nested too deeply to be card data") from None
+            except ValueError:  # the only other: int() refuses more than 4,300 digits
+                raise self._error(f"{what} holds a number of more than 4,300 digits") from None
             # A number cut by the buffer's end decodes too early ("12" of "123"): read on.
             if end == len(self._buf) and not self._eof:
                 self._more()
@@ -307,7 +324,7 @@ class AtomicCardsReader:
         if self.meta is None:
             raise self._error('it has no "meta" object, so no date to name the snapshot by')
         date = self.meta.get("date")
-        if not isinstance(date, str) or not _DATE_RE.match(date):
+        if not isinstance(date, str) or not _DATE_RE.match(date) or not _is_date(date):
             raise self._error(f'its "meta" has no "date" as YYYY-MM-DD (found {date!r})')
 
     def _data(self) -> Iterator[tuple[str, list[dict[str, Any]]]]:

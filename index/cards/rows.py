@@ -131,4 +131,23 @@ def card_rows(name: str, faces: list[dict[str, Any]], file: str) -> CardRows:
             keys.setdefault(key, ("face", key, loose_name(part), None))
     layout = faces[0].get("layout")
     ordered = sorted(rulings, key=lambda r: r[0])  # stable: the file's order within a date
-    return CardRows(name, layout, face_rows, ordered, list(keys.values()))
+    rows = CardRows(name, layout, face_rows, ordered, list(keys.values()))
+    _check_unicode(rows, file)
+    return rows
+
+
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def _check_unicode(rows: CardRows, file: str) -> None:
+    """Raises :class:`CardFileError` for a lone surrogate (JSON's ``"\\ud800"``): the database
+    stores UTF-8, which cannot hold one."""
+    texts = [rows.name, rows.layout, *(v for row in (*rows.faces, *rows.rulings) for v in row)]
+    for text in texts:
+        if isinstance(text, str) and not text.isascii() and _SURROGATE_RE.search(text):
+            raise CardFileError(
+                file,
+                f"data[{rows.name!r}] holds a lone surrogate escape (\\ud800 to \\udfff), "
+                "which is not text",
+                card=rows.name,
+            )

@@ -15,6 +15,7 @@ glossary, which lives in the whole edition's file, only when a keyword is not fo
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -23,7 +24,7 @@ from glossary.fold import normalise_term
 if TYPE_CHECKING:
     from ..store import EditionStore
 
-__all__ = ["KeywordRules", "find_keyword_rules"]
+__all__ = ["KeywordFinder", "KeywordRules", "find_keyword_rules"]
 
 # Where the keyword rules have lived: checked by their titles, never trusted blindly.
 _FAMILIES = ("501", "502", "701", "702")
@@ -149,6 +150,34 @@ class _Finder:
         return self.texts.get(number, "")
 
 
+class KeywordFinder:
+    """Finds the rules keywords name in one edition, again and again (a server keeps one).
+
+    The edition's keyword rules are read once, the rest as keywords need them; answers are
+    remembered. Safe to share between threads (one lookup at a time: each takes microseconds
+    once the families it needs are read).
+    """
+
+    def __init__(self, store: EditionStore, edition: str | None) -> None:
+        self._finder = _Finder(store, edition)
+        self.edition = self._finder.edition
+        """The edition's date."""
+        self._found: dict[str, list[str]] = {}
+        self._lock = threading.Lock()
+
+    def rules(self, keywords: Sequence[str]) -> KeywordRules:
+        """The rules ``keywords`` name (see :func:`find_keyword_rules`)."""
+        result = KeywordRules(self.edition)
+        with self._lock:
+            for keyword in keywords:
+                if keyword not in result.by_keyword:
+                    if keyword not in self._found:
+                        self._found[keyword] = self._finder.find(keyword)
+                    result.by_keyword[keyword] = list(self._found[keyword])
+            result.titles = {n: self._finder.title(n) for n in result.numbers()}
+        return result
+
+
 def find_keyword_rules(
     store: EditionStore, edition: str | None, keywords: Sequence[str]
 ) -> KeywordRules:
@@ -156,10 +185,4 @@ def find_keyword_rules(
 
     Raises :class:`~index.store.NoEditionError` when the edition is not stored.
     """
-    finder = _Finder(store, edition)
-    result = KeywordRules(finder.edition)
-    for keyword in keywords:
-        if keyword not in result.by_keyword:
-            result.by_keyword[keyword] = finder.find(keyword)
-    result.titles = {n: finder.title(n) for n in result.numbers()}
-    return result
+    return KeywordFinder(store, edition).rules(keywords)

@@ -143,10 +143,14 @@ class SnapshotInfo(NamedTuple):
 
 
 def _size_of(stream: IO[bytes]) -> int | None:
+    """The size of a regular file; ``None`` for a pipe, a socket, or an object in memory."""
+    import stat
+
     try:
-        return os.fstat(stream.fileno()).st_size
+        found = os.fstat(stream.fileno())
     except (OSError, AttributeError, ValueError):
         return None
+    return found.st_size if stat.S_ISREG(found.st_mode) else None
 
 
 def _read_snapshot(build: Path) -> SnapshotInfo:
@@ -221,12 +225,17 @@ class CardStore:
             raise CardStoreError(path, "the database named in snapshot.json is missing")
         return info, path
 
-    def connect(self) -> tuple[SnapshotInfo, sqlite3.Connection]:
-        """A read-only connection to the stored snapshot (which never changes once live)."""
+    def connect(self, *, check_same_thread: bool = True) -> tuple[SnapshotInfo, sqlite3.Connection]:
+        """A read-only connection to the stored snapshot (which never changes once live).
+
+        ``check_same_thread=False`` lets another thread close it (sqlite3's own check).
+        """
         info, path = self.database_path()
         try:
             # immutable: a live snapshot is never written again, so sqlite may skip locking.
-            conn = sqlite3.connect(f"file:{_uri_path(path)}?immutable=1", uri=True)
+            conn = sqlite3.connect(
+                f"file:{_uri_path(path)}?immutable=1", uri=True, check_same_thread=check_same_thread
+            )
             conn.execute("SELECT 1 FROM cards LIMIT 1")
         except sqlite3.DatabaseError as exc:
             raise CardStoreError(path, str(exc)) from None
@@ -248,7 +257,8 @@ class CardStore:
         stored = self.find_info_quietly()
         try:
             if not isinstance(source, (str, os.PathLike)):
-                return self._import(source, name or "stream", name or "stream", None, progress)
+                label = name or "stream"
+                return self._import(source, label, label, _size_of(source), progress)
             path = Path(source)
             try:
                 stream = path.open("rb")
@@ -300,7 +310,18 @@ class CardStore:
             record = {"format": FORMAT, **info.to_json(), "file": final.name}
             # Flushed to disk like the database, before CURRENT names the build.
             write_text_atomic(build / "snapshot.json", json.dumps(record, ensure_ascii=False))
+        self._index_rulings()
         return info
+
+    def _index_rulings(self) -> None:
+        """Indexes the new snapshot's rulings for search now rather than at the first search; a
+        failure (a folder that cannot be written) leaves that to the first search."""
+        from ..search.rulings import build_rulings_index
+
+        try:
+            build_rulings_index(self)
+        except (OSError, CardStoreError):
+            pass
 
     def find_info_quietly(self) -> SnapshotInfo | None:
         """The stored snapshot's record, ``None`` if there is none or it cannot be read."""

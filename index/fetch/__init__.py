@@ -6,6 +6,8 @@
   addresses before any request, :mod:`index.fetch.opener` is the urllib machinery.
 * :mod:`index.fetch.links`: finding the rules .txt links on Wizards' page.
 * :mod:`index.fetch.update`: which link is the newest edition, and storing it.
+* :mod:`index.fetch.documents`: the same for the tournament documents (MTR, IPG, JAR) from
+  Wizards Play Network's rules-documents page.
 
 The names importable from ``index.fetch`` before it was split are re-exported here.
 """

@@ -30,8 +30,17 @@ def printable(text: str) -> str:
 class FetchError(Exception):
     """Raised when something cannot be fetched; ``url`` is the address that failed."""
 
+    purpose = "rules"
+    """What was being fetched, for the advice: ``rules`` (the CR update) or ``model`` (set by
+    :func:`index.semantic.hub.install_model`)."""
+
     def __init__(self, url: str, message: str) -> None:
         self.url = url
+        self.purpose = "rules"
+        """What was being fetched, so that the next step named can fit it: ``rules`` (the CR
+        update), ``cards`` or ``documents`` (set by their updates as the error passes)."""
+        self.kept: str | None = None
+        """The date of the data still answering after the failure, when the caller knows it."""
         super().__init__(message)
 
 

@@ -61,13 +61,74 @@ among them: interleaved by score at any weight, the rulings of the cards a quest
 pushed the rules that answer it down (see ``benchmarks/document_relevance.py``)."""
 
 TOURNAMENT_WORDS = frozenset(
-    """penalty penalties infraction infractions judge judges judging tournament tournaments
-    warning disqualification disqualified disqualify dq decklist decklists rel fnm
-    prerelease competitive round rounds match matches sideboard sideboarding slow stall
-    stalling cheat cheated cheating cheater spectator spectators coach coaching bribe bribery
-    wager wagering bet betting tardy tardiness late sleeve sleeves proxy proxies
-    phone notes swiss pairing pairings tiebreaker tiebreakers draft drafting drafted concede
-    conceded concession prize prizes organizer""".split()
+    [
+        "penalty",
+        "penalties",
+        "infraction",
+        "infractions",
+        "judge",
+        "judges",
+        "judging",
+        "tournament",
+        "tournaments",
+        "warning",
+        "disqualification",
+        "disqualified",
+        "disqualify",
+        "dq",
+        "decklist",
+        "decklists",
+        "rel",
+        "fnm",
+        "prerelease",
+        "competitive",
+        "round",
+        "rounds",
+        "match",
+        "matches",
+        "sideboard",
+        "sideboarding",
+        "slow",
+        "stall",
+        "stalling",
+        "cheat",
+        "cheated",
+        "cheating",
+        "cheater",
+        "spectator",
+        "spectators",
+        "coach",
+        "coaching",
+        "bribe",
+        "bribery",
+        "wager",
+        "wagering",
+        "bet",
+        "betting",
+        "tardy",
+        "tardiness",
+        "late",
+        "sleeve",
+        "sleeves",
+        "proxy",
+        "proxies",
+        "phone",
+        "notes",
+        "swiss",
+        "pairing",
+        "pairings",
+        "tiebreaker",
+        "tiebreakers",
+        "draft",
+        "drafting",
+        "drafted",
+        "concede",
+        "conceded",
+        "concession",
+        "prize",
+        "prizes",
+        "organizer",
+    ]
 )
 """Words of a question that speaks of tournaments (and the documents that govern them)."""
 TOURNAMENT_PHRASES = (
@@ -150,7 +211,9 @@ def extra_is_current(folder: Path, key: str) -> bool:
         meta = json.loads((live / META).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return isinstance(meta, dict) and meta.get("schema") == SCHEMA_VERSION and meta.get("hash") == key
+    return (
+        isinstance(meta, dict) and meta.get("schema") == SCHEMA_VERSION and meta.get("hash") == key
+    )
 
 
 def speaks_of_tournaments(question: str) -> bool:
@@ -181,10 +244,9 @@ def named_cards(cards: Iterable[str], question: str) -> list[str]:
                 continue  # the quick test: most cards of most hits are not in the question
             pattern = r"(?<![\w'])" + re.escape(name) + r"(?![\w'])"
             quoted = r"[\"']" + re.escape(name) + r"[\"']"
-            if (
-                re.search(pattern, text, 0 if " " not in name.strip() else re.IGNORECASE)
-                or re.search(quoted, text, re.IGNORECASE)
-            ):
+            if re.search(
+                pattern, text, 0 if " " not in name.strip() else re.IGNORECASE
+            ) or re.search(quoted, text, re.IGNORECASE):
                 found.append(card)
                 break
     return found

@@ -29,6 +29,11 @@ MAX_QUERY_CHARS = 5_000
 whole is rarely over 3,000 characters)."""
 
 
+LONGEST_CORRECTED = 30
+"""Longer words are never corrected: the rules' longest word has 17 letters, and correcting
+costs time in proportion to a word's length (whoosh's corrector took 11 s for 6,000 letters)."""
+
+
 class QuerySyntaxError(ValueError):
     """Raised for a query that cannot be searched: unbalanced quotes, only operators, too long."""
 
@@ -346,7 +351,9 @@ def fuzzify(q: Any, src: OpenIndex, keep: frozenset[str] = frozenset()) -> Any:
                 text = text.decode("utf-8")
             if text in keep:
                 return node
-            if len(text) < 5 or any(src.doc_frequency(f, text) for f in FIELDS):
+            if not 5 <= len(text) <= LONGEST_CORRECTED or any(
+                src.doc_frequency(f, text) for f in FIELDS
+            ):
                 return node
             dist = 1 if len(text) <= 6 else 2
             near: set[str] = set()

@@ -50,10 +50,16 @@ class SearchResult:
     """For a ruling: the cards it was published for (one text may be on several)."""
     date: str | None = None
     """For a ruling: its date."""
+    lexical_score: float | None = None
+    """After the semantic re-rank: the score search alone gave (``None``: the model added it)."""
+    similarity: float | None = None
+    """After the semantic re-rank: the cosine of the question and the document's closest text
+    (``None``: the document has no vector, or it was not re-ranked)."""
 
-    def to_json(self) -> dict[str, Any]:
-        """The ``judge search --json`` record (stable keys first)."""
-        return {
+    def to_json(self, *, reranked: bool = False) -> dict[str, Any]:
+        """The ``judge search --json`` record (stable keys first; the re-rank's parts when
+        ``reranked``)."""
+        out = {
             "id": self.id,
             "kind": self.kind,
             "number": self.number,
@@ -69,6 +75,11 @@ class SearchResult:
             "cards": list(self.cards),
             "date": self.date,
         }
+        if reranked:
+            lexical, similarity = self.lexical_score, self.similarity
+            out["lexical_score"] = None if lexical is None else round(lexical, 3)
+            out["similarity"] = None if similarity is None else round(similarity, 4)
+        return out
 
 
 @dataclass
@@ -85,20 +96,38 @@ class SearchResults:
     searched: str | None = None
     """For a long pasted question: the part of it that was searched (see
     :mod:`index.search.pasted`)."""
+    pinned: int = 0
+    """How many of the first results the query named by number (a re-rank leaves them first)."""
+    semantic: dict[str, Any] | None = None
+    """When the semantic re-rank ordered the results: the model and the settings
+    (see :func:`index.semantic.searching.reranked_search`)."""
+    semantic_status: str = "off"
+    """Why the re-rank did or did not run: ``current`` (it ran), ``off`` (not asked),
+    ``unavailable`` (the extra is not installed), ``no-model``, the vectors' state
+    (``missing``, ``model``, ``edition``, ``phrasings``: see
+    :func:`index.semantic.vectors_status`), or ``error`` (the model or the vectors could not
+    be read: search alone answered, with a warning)."""
+    cards: list[str] = field(default_factory=list)
+    """The cards the query was read as naming (see :mod:`index.search.cardquery`)."""
     rulings: list[SearchResult] = field(default_factory=list)
     """In a search of everything: the rulings of the cards the question names, best first,
     shown beside the results (see :data:`index.search.extra.RULINGS_IN_ALL`)."""
 
     def to_json(self) -> dict[str, Any]:
-        """The ``judge search --json`` object."""
-        return {
+        """The ``judge search --json`` object (``semantic`` only when the re-rank ran)."""
+        reranked = self.semantic is not None
+        out: dict[str, Any] = {
             "edition": self.edition,
             "query": self.query,
-            "results": [r.to_json() for r in self.results],
+            "results": [r.to_json(reranked=reranked) for r in self.results],
             "suggestions": self.suggestions,
             "searched": self.searched,
+            "cards": self.cards,
             "rulings": [r.to_json() for r in self.rulings],
         }
+        if reranked:
+            out["semantic"] = self.semantic
+        return out
 
 
 SNIPPET_CHARS = 240
@@ -172,9 +201,7 @@ def section_record(
     )
 
 
-def ruling_record(
-    fields: dict[str, Any], score: float, snippet: str, marks: Marks
-) -> SearchResult:
+def ruling_record(fields: dict[str, Any], score: float, snippet: str, marks: Marks) -> SearchResult:
     """The result record of a card ruling."""
     details = fields.get("details") or {}
     cards = tuple(details.get("cards") or ())

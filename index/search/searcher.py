@@ -16,10 +16,13 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from .cardquery import CardReading, card_parts, read_cards
+from .extra import RULINGS_IN_ALL
 from .kinds import Scope, get_scope, kind_of
 from .pasted import find_question, is_pasted
 from .query import (
     FIELDS,
+    LONGEST_CORRECTED,
     OPERATORS,
     SECTION_RE,
     check_length,
@@ -38,7 +41,6 @@ from .rank import (
     prune,
     redirects,
 )
-from .extra import RULINGS_IN_ALL
 from .results import SearchResult, SearchResults, rule_record, snippet_of
 from .scoring import top
 from .source import OpenIndex
@@ -46,6 +48,8 @@ from .words import QUESTION_WORDS, stem
 
 if TYPE_CHECKING:
     from whoosh.index import Index
+
+    from .cardnames import CardSource
 
 Extra = tuple[str, Path, float]
 """An index searched beside an edition's: its source, its folder and its weight."""
@@ -73,6 +77,10 @@ class Searcher:
     (and the work is Python, which the interpreter runs one thread at a time anyway). Open one
     Searcher per thread to search in parallel. Searchers share nothing but the process's
     caches of pure functions (word stems, expansion tables), which are safe across threads.
+
+    ``cards``: a card store to read card names in questions with (see
+    :mod:`index.search.cardquery`); without one, questions are read as words only. Safe to
+    set between queries.
     """
 
     def __init__(
@@ -82,12 +90,14 @@ class Searcher:
         edition: str | None = None,
         searcher: Any = None,
         direct_scoring: bool = True,
+        cards: CardSource | None = None,
         sources: Sequence[str] | None = None,
         weights: Sequence[float] | None = None,
     ) -> None:
         if not indexes:
             raise ValueError("a Searcher needs at least one index")
         self.edition = edition
+        self.cards = cards
         self.direct_scoring = direct_scoring
         self.sources = tuple(sources or ("edition", *["notes"] * (len(indexes) - 1)))
         self.weights = tuple(weights or [1.0] * len(indexes))
@@ -112,6 +122,7 @@ class Searcher:
         notes: Sequence[Path] = (),
         *,
         edition: str | None = None,
+        cards: CardSource | None = None,
         extras: Sequence[Extra] = (),
     ) -> Searcher:
         """Opens the index of a build folder, of each notes folder and of each extra
@@ -128,7 +139,11 @@ class Searcher:
             for folder in [*notes, *(folder for _, folder, _ in extras)]:
                 opened.append(open_search_index(folder)[0])
             found = cls(
-                opened, edition=edition or meta.get("edition"), sources=sources, weights=weights
+                opened,
+                edition=edition or meta.get("edition"),
+                cards=cards,
+                sources=sources,
+                weights=weights,
             )
         except BaseException:
             for ix in opened:
@@ -176,6 +191,22 @@ class Searcher:
                 raise ValueError("search on a closed Searcher")
             return self._search(query, max(1, min(limit, MAX_LIMIT)), where)
 
+    def find_record(self, doc_id: str, scope: str = "all") -> SearchResult | None:
+        """The record (score 0) of a rule or glossary entry of the edition's index, by id.
+
+        ``None`` when the index lacks it or ``scope`` does not search it.
+        """
+        where = get_scope(scope)
+        with self._lock:
+            if not self._opened:
+                raise ValueError("search on a closed Searcher")
+            fields = self._opened[0].find_document(doc_id)
+        if fields is None or fields.get("kind") not in ("rule", "glossary"):
+            return None
+        if where.match is not None and not any(fields.get(f) == v for f, v in where.match):
+            return None
+        return _record(fields, 0.0, frozenset())
+
     def _search(self, query: str, limit: int, scope: Scope) -> SearchResults:
         from .engine import whoosh
 
@@ -185,7 +216,12 @@ class Searcher:
             check_length(query)
             out.searched = find_question(query)
         cleaned = check_query(out.searched or query)
+        typed = cleaned  # the card names left in: what a rulings index searches
         primary = self._opened[0]
+        reading = self._read_cards(out.searched or query, primary)
+        if reading is not None:
+            out.cards = reading.names
+            cleaned = _without_names(reading)
         numbers, rest = rule_numbers(cleaned) if scope.rule_numbers else ([], cleaned)
         pinned: list[SearchResult] = []
         seen: set[str] = set()
@@ -202,19 +238,28 @@ class Searcher:
             )
             children = [_rule_by_number(primary, h["number"], 0.0) for h in kids]
             out.results = (pinned + [c for c in children if c is not None])[:limit]
+            out.pinned = len(out.results)
             return out
         if numbers and not pinned and not rest:
             # Only rule numbers, none of them in this edition: say which are nearest.
             out.suggestions = _nearest_rules(primary, numbers[0])
             return out
         out.jumped = bool(pinned)
+        out.pinned = len(pinned)
         text = rest or cleaned
         hits: list[SearchResult] = []
         read = 0
         for src, source, weight in zip(self._opened, self.sources, self.weights, strict=True):
             if source not in scope.sources:
                 continue
-            found = self._run(src, text, limit, scope, seen, source)
+            if source == "rulings":
+                # A ruling's title is its cards' names: they are searched as typed, not read
+                # as what the cards do.
+                if scope.rule_numbers:
+                    typed = rule_numbers(typed)[1] or typed
+                found = self._run(src, typed, limit, scope, seen, None, source)
+            else:
+                found = self._run(src, text, limit, scope, seen, reading, source)
             if scope.named and source == "rulings":
                 # Beside the results, not among them: see index.search.extra.RULINGS_IN_ALL.
                 out.rulings = found[:RULINGS_IN_ALL]
@@ -232,6 +277,14 @@ class Searcher:
             out.suggestions = _suggest(primary, [x for x in words if x not in OPERATORS])
         return out
 
+    def _read_cards(self, query: str, primary: OpenIndex) -> CardReading | None:
+        """The card names in ``query`` (none without a card store, or for a rule number)."""
+        if self.cards is None or not any(c.isalpha() for c in query):
+            return None
+        from glossary.fold import fold_text
+
+        return read_cards(fold_text(query), self.cards, primary)
+
     def _run(
         self,
         src: OpenIndex,
@@ -239,6 +292,7 @@ class Searcher:
         limit: int,
         scope: Scope,
         seen: set[str],
+        reading: CardReading | None = None,
         source: str = "edition",
     ) -> list[SearchResult]:
         """The records of one index for a query, skipping (and adding to) ``seen`` ids."""
@@ -253,12 +307,18 @@ class Searcher:
         if "section:" in text.lower():
             text = SECTION_RE.sub(take, text)
         text = text.strip()
-        if not text:
+        signal_parts, name_parts = card_parts(src, reading) if reading else ([], [])
+        if not text and not signal_parts and not name_parts:
             if not sections:
                 return []
             q = Every()
-        else:
+        elif not reading:
             q = parse(src, text)
+        else:
+            own = parse(src, text) if text else None
+            own_parts = [] if own is None else _parts(own)
+            q = Or(own_parts + signal_parts + name_parts)
+            text = text or "cards"
         flt = scope.filter(source)
         if sections:
             section_q = Or([Term("section", x) for x in sections])
@@ -313,6 +373,23 @@ class Searcher:
         return records
 
 
+def _parts(q: Any) -> list[Any]:
+    """The subqueries of a plain OR, else ``[q]``."""
+    from whoosh.query import Or
+
+    return list(q.subqueries) if type(q) is Or and q.boost == 1.0 and not q.scale else [q]
+
+
+def _without_names(reading: CardReading) -> str:
+    """The question without its card names, cleaned; ``""`` when nothing else is left."""
+    from .query import QuerySyntaxError
+
+    try:
+        return check_query(reading.text)
+    except QuerySyntaxError:
+        return ""
+
+
 def _named_first(rec: SearchResult, question: str) -> SearchResult:
     """A ruling's record with the cards the question names first (its title the first)."""
     from .extra import named_cards
@@ -355,7 +432,7 @@ def _suggest(src: OpenIndex, words: list[str]) -> list[str]:
         low = word.lower()
         # Known: too short to correct, a question word (never indexed), or indexed as its stem.
         if (
-            len(low) < 3
+            not 3 <= len(low) <= LONGEST_CORRECTED
             or low in QUESTION_WORDS
             or any(src.doc_frequency(f, stem(low)) for f in FIELDS)
         ):

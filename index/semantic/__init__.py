@@ -10,7 +10,10 @@ pool is then re-ranked by a weighted sum of its scores and the cosines.
 * :mod:`index.semantic.vectors`: an edition's vectors, stored in its build folder
   (:func:`build_vectors` beside ``build_search_index``; :func:`ensure_vectors` for an edition
   already stored);
-* :mod:`index.semantic.reranking`: :func:`rerank`.
+* :mod:`index.semantic.reranking`: :func:`rerank`;
+* :mod:`index.semantic.searching`: the re-rank wired into search (:func:`reranked_search`,
+  :class:`SemanticSearch`, what :meth:`index.edition.Edition.search` uses);
+* :mod:`index.semantic.hub`: :func:`install_model` from the Hugging Face hub.
 
 Importing this package imports none of the extra's packages: numpy, onnxruntime and
 tokenizers are imported inside the functions that use them, and :func:`is_available` says
@@ -64,6 +67,10 @@ __all__ = [
 
 def is_available() -> bool:
     """Checks if the extra's packages are installed (without importing them)."""
-    return all(
-        importlib.util.find_spec(p) is not None for p in ("numpy", "onnxruntime", "tokenizers")
-    )
+    for package in ("numpy", "onnxruntime", "tokenizers"):
+        try:
+            if importlib.util.find_spec(package) is None:
+                return False
+        except (ImportError, ValueError, AttributeError):  # a module blocked in sys.modules
+            return False
+    return True

@@ -50,9 +50,13 @@ def _question_vector(model: Encoder, question: str) -> Any:
     return model.embed([question])[0]
 
 
-def _rescored(hit: H, score: float) -> H:
+def _rescored(hit: H, score: float, similarity: float | None, lexical: float | None) -> H:
+    """``hit`` with its new score (and, when its class has room, its two parts)."""
     if dataclasses.is_dataclass(hit) and not isinstance(hit, type):
-        new: H = dataclasses.replace(hit, score=score)
+        names = {f.name for f in dataclasses.fields(hit)}
+        parts = {"similarity": similarity, "lexical_score": lexical}
+        extra = {k: v for k, v in parts.items() if k in names}
+        new: H = dataclasses.replace(hit, score=score, **extra)
         return new
     return hit
 
@@ -110,5 +114,10 @@ def rerank(
     cos = (cos - cos.min()) / spread if spread > 0 else np.zeros_like(cos)
     combined = (1.0 - weight) * lexical + weight * cos
     order = np.argsort(-combined, kind="stable")
-    ranked = [_rescored(candidates[int(i)], float(combined[int(i)])) for i in order]
+    ranked = []
+    for i in order:
+        j = int(i)
+        raw = float(sims[where[j]]) if where[j] is not None else None
+        lex = float(body[j].score) if j < len(body) else None
+        ranked.append(_rescored(candidates[j], float(combined[j]), raw, lex))
     return [*head, *ranked, *tail]

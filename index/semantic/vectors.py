@@ -10,10 +10,16 @@ What represents each document (:func:`passages`), chosen on the real questions:
 
 A document's similarity to a question is the best of its passages'. The file,
 ``<build folder>/semantic.vec``, holds a JSON header (the model's digest, the passages' digest,
-the phrasings' digest, the edition and its source's sha256), then the passages' owners, then
-the vectors, as int8 with a float32 scale per row (float16 and float32 are kept for measuring).
-Vectors are stale when the model, the edition, the phrasings or this format change
-(:func:`vectors_status`); :func:`ensure_vectors` rebuilds them then, and only then.
+the phrasings' digest, the edition and its source's sha256), then the passages' owners, then a
+short hash of each passage's text, then the vectors, as int8 with a float32 scale per row
+(float16 and float32 are kept for measuring). Vectors are stale when the model, the edition, the
+phrasings or this format change (:func:`vectors_status`); :func:`ensure_vectors` rebuilds them
+then, and only then.
+
+Embedding is the cost of a build (about 250,000 tokens an edition: a minute or more of CPU), so
+a build takes the vectors of passages whose text it finds, made by the same model, in other
+vectors files (``reuse``: the other stored editions): editions a few months apart share almost
+all their rules, and every players' phrasing.
 """
 
 from __future__ import annotations
@@ -44,15 +50,23 @@ __all__ = [
     "ensure_vectors",
     "load_vectors",
     "passages",
+    "text_hash",
     "vectors_status",
 ]
 
 FILE = "semantic.vec"
-FORMAT = 1
+FORMAT = 2
 """Bumped whenever :func:`passages` or the file layout changes (stored vectors go stale)."""
 _MAGIC = b"judge-vectors\n"
 _ALIGN = 64
 DTYPES = ("int8", "float16", "float32")
+_HASH = 8
+"""Bytes of a passage's text hash (blake2b): collisions among ~10,000 passages are ~1e-11."""
+
+
+def text_hash(text: str) -> bytes:
+    """The short hash under which a passage's vector is found again (see ``reuse``)."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=_HASH).digest()
 
 
 class VectorsError(ValueError):
@@ -123,12 +137,15 @@ def build_vectors(
     progress: Callable[[int, int], None] | None = None,
     dtype: str = "int8",
     phrasings: bool = True,
+    reuse: Sequence[Path] = (),
 ) -> dict[str, Any]:
     """Embeds ``doc``'s passages and writes ``folder / FILE`` atomically; returns its header.
 
     Call it where the search index is built (the store's ``extra`` hook, inside the private
     build folder), or on a stored edition's folder (see :func:`ensure_vectors`). ``progress`` is
-    told ``(passages embedded, passages in all)``.
+    told ``(passages embedded, passages to embed)``. ``reuse``: build folders whose vectors
+    (made by the same model) give the passages whose text they hold without embedding them
+    again; unreadable ones are passed over. The header's ``reused`` says how many were.
     """
     import numpy as np
 
@@ -141,11 +158,23 @@ def build_vectors(
         if not ids or ids[-1] != p.id:
             ids.append(p.id)
         owner.append(len(ids) - 1)
-    matrix = _embed_all(model, [p.text for p in items], progress) if items else None
-    dimension = int(matrix.shape[1]) if matrix is not None else int(model.dimension)
-    if matrix is None:
-        matrix = np.zeros((0, dimension), dtype=np.float32)
-    parts: list[bytes] = [np.asarray(owner, dtype="<i4").tobytes()]
+    hashes = [text_hash(p.text) for p in items]
+    known = _known_rows(reuse, model.digest, set(hashes))
+    todo = [i for i, h in enumerate(hashes) if h not in known]
+    dimension = int(model.dimension)
+    if known:
+        dimension = len(next(iter(known.values())))
+    fresh = _embed_all(model, [items[i].text for i in todo], progress) if todo else None
+    if fresh is not None:
+        dimension = int(fresh.shape[1])
+    matrix = np.zeros((len(items), dimension), dtype=np.float32)
+    if fresh is not None:
+        matrix[todo] = fresh
+    for i, h in enumerate(hashes):
+        row = known.get(h)
+        if row is not None:
+            matrix[i] = row
+    parts: list[bytes] = [np.asarray(owner, dtype="<i4").tobytes(), b"".join(hashes)]
     if dtype == "int8":
         scale = np.abs(matrix).max(axis=1) / 127.0 if len(matrix) else np.zeros(0)
         scale = np.where(scale > 0, scale, 1.0).astype("<f4")
@@ -171,9 +200,32 @@ def build_vectors(
         "dtype": dtype,
         "offsets": offsets,
         "ids": ids,
+        "reused": len(items) - len(todo),
     }
     write_bytes_atomic(folder / FILE, _head(header) + body)
     return header
+
+
+def _known_rows(
+    folders: Sequence[Path], digest: str, wanted: set[bytes]
+) -> dict[bytes, npt.NDArray[np.float32]]:
+    """The vectors of texts in ``wanted`` that ``folders``' files (of model ``digest``) hold."""
+    found: dict[bytes, npt.NDArray[np.float32]] = {}
+    for other in folders:
+        if len(found) == len(wanted):
+            break
+        header = read_header(other)
+        if header is None or header.get("model") != digest:
+            continue
+        try:
+            vectors = load_vectors(other)
+            matrix, _ = vectors._decode()
+            for i, h in enumerate(vectors.row_hashes()):
+                if h in wanted and h not in found:
+                    found[h] = matrix[i]
+        except VectorsError:
+            continue  # a damaged file of another edition: embed those passages instead
+    return found
 
 
 _CHUNK = 512
@@ -272,12 +324,14 @@ def ensure_vectors(
     *,
     progress: Callable[[int, int], None] | None = None,
     dtype: str = "int8",
+    reuse: Sequence[Path] = (),
 ) -> bool:
     """(Re)builds ``folder``'s vectors if they are missing or stale; returns whether it did.
 
     ``document`` may be a function that loads the edition: it is called only when the cheap
     checks (:func:`vectors_status` without a document) do not settle it. Vectors stored as
-    another ``dtype`` are rebuilt too.
+    another ``dtype`` are rebuilt too. ``reuse``: see :func:`build_vectors` (the folder's own
+    vectors are always looked in).
     """
     header = read_header(folder)
     status = vectors_status(folder, model)
@@ -293,7 +347,7 @@ def ensure_vectors(
         # passages did: the vectors stand; only their header is brought up to date.
         _restamp(folder)
         return False
-    build_vectors(doc, folder, model, progress=progress, dtype=dtype)
+    build_vectors(doc, folder, model, progress=progress, dtype=dtype, reuse=[folder, *reuse])
     return True
 
 
@@ -309,6 +363,7 @@ class Vectors:
         self._body = body
         self._matrix: npt.NDArray[np.float32] | None = None
         self._starts: npt.NDArray[np.intp] | None = None
+        self._hashes = b""
 
     @property
     def model(self) -> str:
@@ -324,13 +379,16 @@ class Vectors:
         offsets = [self._body + o for o in self.header["offsets"]]
         try:
             owner = np.frombuffer(self._data, dtype="<i4", count=rows, offset=offsets[0])
+            self._hashes = bytes(self._data[offsets[1] : offsets[1] + rows * _HASH])
+            if len(self._hashes) != rows * _HASH:
+                raise ValueError("short")
             if self.header["dtype"] == "int8":
-                scale = np.frombuffer(self._data, dtype="<f4", count=rows, offset=offsets[1])
-                q = np.frombuffer(self._data, dtype=np.int8, count=rows * dim, offset=offsets[2])
+                scale = np.frombuffer(self._data, dtype="<f4", count=rows, offset=offsets[2])
+                q = np.frombuffer(self._data, dtype=np.int8, count=rows * dim, offset=offsets[3])
                 matrix = q.reshape(rows, dim).astype(np.float32) * scale[:, None]
             else:
                 kind = "<f2" if self.header["dtype"] == "float16" else "<f4"
-                raw = np.frombuffer(self._data, dtype=kind, count=rows * dim, offset=offsets[1])
+                raw = np.frombuffer(self._data, dtype=kind, count=rows * dim, offset=offsets[2])
                 matrix = raw.reshape(rows, dim).astype(np.float32)
         except (ValueError, IndexError, KeyError):
             raise VectorsError(self.path, "its data is truncated or damaged") from None
@@ -341,6 +399,12 @@ class Vectors:
         self._matrix, self._starts = matrix, starts
         self._data = b""
         return matrix, starts
+
+    def row_hashes(self) -> list[bytes]:
+        """The text hash of each stored passage, in row order (see :func:`text_hash`)."""
+        self._decode()
+        h = self._hashes
+        return [h[i : i + _HASH] for i in range(0, len(h), _HASH)]
 
     def similarities(self, query: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """The cosine of ``query`` (one unit vector) with each document, in :attr:`ids` order."""
@@ -371,6 +435,6 @@ def load_vectors(folder: Path) -> Vectors:
     except (KeyError, TypeError, ValueError):
         raise VectorsError(path, "its header is incomplete") from None
     width = {"int8": 1, "float16": 2, "float32": 4}[header["dtype"]]
-    if len(data) < body + rows * (dim * width + 4):
+    if len(data) < body + rows * (dim * width + 4 + _HASH):
         raise VectorsError(path, "it is truncated")
     return Vectors(path, header, data, body)

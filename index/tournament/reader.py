@@ -16,8 +16,8 @@ from typing import NamedTuple
 
 from glossary.entry import ParseProblem
 from glossary.fold import fold_text
+from index.dates import find_document_date
 
-from .dates import find_effective_date
 from .headings import (
     SMALL_WORDS,
     is_title,
@@ -95,7 +95,7 @@ def recognise(lines: list[Line], source: str) -> Recognised:
         if kind is None or len(text) > 100:
             continue
         for later in filled[position + 1 : position + 4]:
-            edition = find_effective_date(lines[later].text)
+            edition = find_document_date(lines[later].text)
             if edition is not None:
                 return Recognised(kind, text, edition, index, later)
         raise DocumentReadError(

@@ -34,6 +34,7 @@ __all__ = [
     "DocumentStore",
     "DocumentStoreError",
     "NoDocumentError",
+    "NoOlderDocumentError",
     "SectionIndex",
     "group_of",
 ]
@@ -63,6 +64,15 @@ class NoDocumentError(LookupError):
         else:
             have = ", ".join(stored) if stored else "none"
             super().__init__(f"{kind} {wanted} is not stored (stored: {have})")
+
+
+class NoOlderDocumentError(LookupError):
+    """Raised when a comparison needs an edition of a document older than the one given."""
+
+    def __init__(self, kind: str, newer: str) -> None:
+        self.kind = kind
+        self.newer = newer
+        super().__init__(f"no {kind} older than {newer} is stored")
 
 
 class DocumentInfo(NamedTuple):
@@ -186,6 +196,43 @@ class DocumentStore:
             if p.is_dir() and not p.name.startswith(".") and self._current(kind, p.name)
         )
 
+    def damaged(self, kind: str) -> list[str]:
+        """The editions of ``kind`` whose folder is there but names no complete build."""
+        folder = self.documents_dir / kind
+        if kind not in KINDS or not folder.is_dir():
+            return []
+        return sorted(
+            p.name
+            for p in folder.iterdir()
+            if p.is_dir()
+            and not p.name.startswith(".")
+            and self._current(kind, p.name) is None
+            and any(c.name.startswith("b-") or c.name == "CURRENT" for c in p.iterdir())
+        )
+
+    def remove(self, kind: str, edition: str) -> None:
+        """Deletes a stored edition of ``kind`` (damaged or not). Raises :class:`NoDocumentError`.
+
+        Only the name of a stored (or damaged) edition is accepted: never a path.
+        """
+        import os
+        import shutil
+        import tempfile
+
+        # Compared with the names listed from the folder: "..", "/etc" or "a/b" are none.
+        if kind not in KINDS or edition not in (*self.dates(kind), *self.damaged(kind)):
+            raise NoDocumentError(kind, edition, self.dates(kind))
+        folder = self.documents_dir / kind
+        trash = Path(tempfile.mkdtemp(prefix=".trash-", dir=folder))
+        try:
+            os.replace(folder / edition, trash / edition)
+        finally:
+            shutil.rmtree(trash, ignore_errors=True)
+
+    def has(self, kind: str, edition: str) -> bool:
+        """Checks if this edition of ``kind`` is stored (with a complete build)."""
+        return kind in KINDS and self._current(kind, edition) is not None
+
     def resolve(self, kind: str, wanted: str | None) -> str:
         """The date an ``--edition`` value names for ``kind``: ``None``/``latest`` → newest."""
         dates = self.dates(kind)
@@ -198,6 +245,17 @@ class DocumentStore:
         if len(matches) == 1:
             return matches[0]
         raise NoDocumentError(kind, key, dates)
+
+    def edition_before(self, kind: str, wanted: str | None) -> str:
+        """The newest stored edition of ``kind`` older than ``wanted`` (default: the newest).
+
+        Raises :class:`NoDocumentError`, and :class:`NoOlderDocumentError` when none is older.
+        """
+        newer = self.resolve(kind, wanted)
+        older = [d for d in self.dates(kind) if d < newer]
+        if not older:
+            raise NoOlderDocumentError(kind, newer)
+        return older[-1]
 
     def in_force(self, kind: str, date: str) -> str | None:
         """The edition of ``kind`` in force on ``date`` (else the earliest stored after it)."""
@@ -349,6 +407,7 @@ class DocumentStore:
                 build / "meta.json",
                 info.to_json() | {"format": FORMAT, "problems": problems, "built": time.time()},
             )
+        _index_for_search(self)
         return info
 
     def dangling(self, kind: str, edition: str) -> dict[str, list[str]]:
@@ -356,3 +415,15 @@ class DocumentStore:
         data = _read_json(self._build(kind, edition) / "index.json", kind, edition)
         result: dict[str, list[str]] = data.get("dangling", {})
         return result
+
+
+def _index_for_search(store: DocumentStore) -> None:
+    """Indexes the stored documents for search now rather than at the next search; a failure
+    (a folder that cannot be written) leaves that to the next search, which builds it."""
+    from ..search.tournament import refresh_documents_index
+    from ..store import EditionStore
+
+    try:
+        refresh_documents_index(store, store.root / "cache", EditionStore(store.root).dates())
+    except (OSError, DocumentStoreError):
+        pass

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .actions import Action, Note, Outcome, Replay, StateBasedAction
     from .board import BoardState, Effect, Permanent, Player, Status, Variant
+    from .cards import CardFill, CardUse, load_with_cards
     from .editions import Change, EditionRules, Kind
     from .errors import (
         FillError,
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
         ScenarioSyntaxError,
         ScenarioValueError,
     )
-    from .format import Fill
+    from .format import Fill, Given
     from .loader import Scenario, load_scenario_path, load_scenario_text
     from .perform import apply_actions
     from .replayer import check_state_based_actions, replay
@@ -38,6 +39,9 @@ _WHERE = {
     "Player": "board",
     "Status": "board",
     "Variant": "board",
+    "CardFill": "cards",
+    "CardUse": "cards",
+    "load_with_cards": "cards",
     "Change": "editions",
     "EditionRules": "editions",
     "Kind": "editions",
@@ -47,6 +51,7 @@ _WHERE = {
     "ScenarioSyntaxError": "errors",
     "ScenarioValueError": "errors",
     "Fill": "format",
+    "Given": "format",
     "FillError": "errors",
     "Scenario": "loader",
     "load_scenario_path": "loader",
@@ -59,11 +64,14 @@ _WHERE = {
 __all__ = [
     "Action",
     "BoardState",
+    "CardFill",
+    "CardUse",
     "Change",
     "EditionRules",
     "Effect",
     "Fill",
     "FillError",
+    "Given",
     "Kind",
     "Note",
     "Outcome",
@@ -83,6 +91,7 @@ __all__ = [
     "check_state_based_actions",
     "load_scenario_path",
     "load_scenario_text",
+    "load_with_cards",
     "replay",
 ]
 

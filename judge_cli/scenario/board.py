@@ -13,7 +13,15 @@ import enum
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
-from .format import SECTORS, board_to_dict, format_pt, object_to_dict, parse_pt, player_to_dict
+from .format import (
+    SECTORS,
+    Given,
+    board_to_dict,
+    format_pt,
+    object_to_dict,
+    parse_pt,
+    player_to_dict,
+)
 from .table import board_table
 
 __all__ = [
@@ -170,6 +178,9 @@ class Permanent:
     """The object's id, unique on the board."""
     name: str = ""
     """The object's name (the legend rule compares names)."""
+    card: str | None = field(default=None, metadata={"fill": "the card data"})
+    """The card it is, as the file names it: its characteristics come from the card data, and
+    what the file writes wins (see :mod:`.cards`)."""
     zone: str = field(default="battlefield", metadata={"valid": ZONES, "what": "zone"})
     """The zone the object is in."""
     owner: str | None = field(default=None, metadata={"ref": "player"})
@@ -258,6 +269,10 @@ class Permanent:
     is phased out with it."""
     moved_since_check: bool = True
     """Was put into its zone since state-based actions were last checked (commanders)."""
+    given: Given | None = field(
+        default=None, compare=False, repr=False, metadata={"internal": True}
+    )
+    """What the card data gave it and the keys the file wrote (set by the reader; not a key)."""
 
     def __repr__(self) -> str:
         return _compact_repr(self)
@@ -450,6 +465,8 @@ def _compact_repr(obj: Any) -> str:
     """``Class(field=value, …)`` naming only fields that differ from their defaults."""
     parts: list[str] = []
     for f in fields(obj):
+        if not f.repr:
+            continue
         value = getattr(obj, f.name)
         if f.default is not MISSING:
             if value == f.default:

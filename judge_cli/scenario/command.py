@@ -29,6 +29,8 @@ def check(file: str, edition: str | None, as_json: bool, as_markdown: bool) -> N
     """Replay the board in FILE through the state-based actions and explain the ruling.
 
     FILE is YAML, JSON, or a Markdown question whose first ```yaml block is the board.
+    An object may name its card (`card: Darksteel Citadel`): its types, colors, P/T and
+    keywords then come from the stored card data, and what the file writes wins.
     The edition is --edition, else the file's `edition:`, else the newest stored.
     """
     if as_json and as_markdown:
@@ -36,12 +38,13 @@ def check(file: str, edition: str | None, as_json: bool, as_markdown: bool) -> N
     # Imported here so that `judge --help` stays fast.
     from index.errors import FileReadError, os_reason
 
+    from .cards import load_with_cards
     from .loader import load_scenario_path
     from .ruling import ruling_json, ruling_markdown, ruling_text
     from .sba import Note, replay
 
     try:
-        scenario = load_scenario_path(file)
+        scenario, cards = load_with_cards(lambda fill: load_scenario_path(file, fill=fill))
     except OSError as exc:
         missing = isinstance(exc, FileNotFoundError)
         raise FileReadError(file, os_reason(exc), missing=missing, role="scenario") from None
@@ -57,14 +60,14 @@ def check(file: str, edition: str | None, as_json: bool, as_markdown: bool) -> N
             ),
         )
     if as_json:
-        out = ruling_json(result, scenario.question)
+        out = ruling_json(result, scenario.question, cards)
         if ed.is_sample:
             out["sample"] = True
         emit_json(out)
         return
     if as_markdown:
-        echo(ruling_markdown(result, scenario.question, scenario.title))
+        echo(ruling_markdown(result, scenario.question, scenario.title, cards))
     else:
-        echo(ruling_text(result))
+        echo(ruling_text(result, cards=cards))
     if ed.is_sample:
         echo(sample_notice(ed.store))

@@ -16,6 +16,9 @@ cannot say is in the field's metadata:
 ``example``   for a list of mappings: what one looks like, for messages
 ``last``      written after the other keys
 ``always``    written even when it has its default value
+``fill``      the key names a record another source fills the object from (``card:``, "the
+              card data"); a file that writes it must be read with a :data:`Fill`
+``internal``  not a key of the file: what the reader recorded (:class:`Given`)
 
 So a new key is one field with its metadata. :class:`.reading.Reader` reads a file's values by
 these specs, :func:`to_dict` writes them. Neither imports a dataclass: they are handed the class
@@ -31,6 +34,12 @@ a key the file writes also wins over the other form of its pair (``pt:`` over a 
 wrote, by object id. A fill that cannot fill (no such card) raises :class:`.errors.FillError`
 with the key and the nearest names; the reader reports it with the file's line. That is
 ``Reader._filled`` in :mod:`.reading`.
+
+A filled ``power``/``toughness`` is the printed value (a card's): the object's P/T counters and
+the changes its ``effects`` make are added to it (:func:`pt_change`), because the file's ``pt``
+is the value after them. An object that was filled remembers it in ``given`` (:class:`Given`),
+and :func:`to_dict` writes the keys the file wrote and those that now differ from what the
+source gave, so that the board read back with the same source is the same board.
 """
 
 from __future__ import annotations
@@ -38,7 +47,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 __all__ = [
@@ -48,6 +57,7 @@ __all__ = [
     "MAX_PLAYERS",
     "SECTORS",
     "Fill",
+    "Given",
     "Spec",
     "board_to_dict",
     "format_pt",
@@ -57,6 +67,7 @@ __all__ = [
     "pairs_of",
     "parse_pt",
     "player_to_dict",
+    "pt_change",
     "specs",
     "to_dict",
     "top_keys",
@@ -83,6 +94,52 @@ CHOICE_NAMES = tuple(CHOICES)
 
 Fill = Callable[[Mapping[str, Any], str], Mapping[str, Any]]
 """Keys for an object from another source: ``fill(file_keys, path)`` → keys applied first."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Given:
+    """What a :data:`Fill` gave an object, and what the file wrote over it."""
+
+    values: Mapping[str, Any]
+    """The filled fields' values as read, by field name (``power``/``toughness``: printed)."""
+    written: frozenset[str]
+    """The keys the file itself wrote for the object."""
+
+    def keys(self, cls: type) -> tuple[str, ...]:
+        """The file keys of ``cls`` whose values came from the source, in the format's order.
+
+        A pair the source gave whole is named by its pair key (``pt``), else by its members.
+        """
+        out: list[str] = []
+        for spec in specs(cls):
+            pair = spec.meta.get("pair")
+            if spec.name not in self.values or spec.key in self.written or pair in self.written:
+                continue
+            key = spec.key
+            if pair:
+                members = [s for s in specs(cls) if s.meta.get("pair") == pair]
+                if all(s.name in self.values and s.key not in self.written for s in members):
+                    key = pair
+            if key not in out:
+                out.append(key)
+        return tuple(out)
+
+
+def pt_change(counters: Mapping[str, int], effects: Iterable[Any]) -> tuple[int, int]:
+    """What P/T counters (``+1/+1``, ``-1/-1``, ``+2/+0`` …) and effects add to a printed P/T."""
+    power = toughness = 0
+    for kind, count in counters.items():
+        if "/" in kind and kind[:1] in "+-":
+            try:
+                p, t = parse_pt(kind)
+            except ValueError:
+                continue  # a counter kind that only looks like one ("+x/+x")
+            power += p * count
+            toughness += t * count
+    for effect in effects:
+        power += effect.power
+        toughness += effect.toughness
+    return power, toughness
 
 
 def parse_pt(text: str) -> tuple[int, int]:
@@ -145,6 +202,8 @@ def specs(cls: type) -> tuple[Spec, ...]:
     hints = typing.get_type_hints(cls)
     out = []
     for f in dataclasses.fields(cls):
+        if f.metadata.get("internal"):
+            continue
         hint = hints[f.name]
         kind = _KINDS.get(hint)
         item = None
@@ -205,12 +264,17 @@ def top_keys(cls: type) -> tuple[str, ...]:
 
 
 def to_dict(obj: Any) -> dict[str, Any]:
-    """A player, object or effect in the scenario-file format (defaults left out)."""
+    """A player, object or effect in the scenario-file format (defaults left out).
+
+    For an object a :data:`Fill` filled, the keys the file wrote and those whose values now
+    differ from what the source gave (see the module).
+    """
     out: dict[str, Any] = {}
     last: dict[str, Any] = {}
     pairs: set[str] = set()
     cls: type = type(obj)
     fields = specs(cls)
+    given: Given | None = getattr(obj, "given", None)
     for spec in fields:
         meta = spec.meta
         target = last if meta.get("last") else out
@@ -221,16 +285,24 @@ def to_dict(obj: Any) -> dict[str, Any]:
             pairs.add(pair)
             members = [s for s in fields if s.meta.get("pair") == pair]
             values = [getattr(obj, s.name) for s in members]
-            if all(v is not None for v in values):
+            kept = [
+                (s, v)
+                for i, (s, v) in enumerate(zip(members, values, strict=True))
+                if v is not None and not _as_given(obj, given, pair, s, i, v)
+            ]
+            if len(kept) == len(members):
                 power, toughness = values
                 target[pair] = format_pt(power, toughness, signed=bool(meta.get("signed")))
             else:
-                target.update(
-                    {s.key: v for s, v in zip(members, values, strict=True) if v is not None}
-                )
+                target.update({s.key: v for s, v in kept})
             continue
         value = getattr(obj, spec.name)
-        if spec.has_default and not meta.get("always") and value == spec.default:
+        if given is not None and spec.key in given.written:
+            pass  # over what the source gave, even when it is the default (`keywords: []`)
+        elif given is not None and spec.name in given.values:
+            if value == given.values[spec.name]:
+                continue
+        elif spec.has_default and not meta.get("always") and value == spec.default:
             continue
         if spec.kind == "items":
             value = [to_dict(item) for item in value]
@@ -241,6 +313,19 @@ def to_dict(obj: Any) -> dict[str, Any]:
         target[spec.key] = value
     out.update(last)
     return out
+
+
+def _as_given(obj: Any, given: Given | None, pair: str, spec: Spec, index: int, value: Any) -> bool:
+    """Checks if a member of a pair has the value the source gave and the file didn't write."""
+    if given is None or spec.name not in given.values:
+        return False
+    if pair in given.written or spec.key in given.written:
+        return False
+    printed = given.values[spec.name]
+    if printed is None:
+        return False
+    change = pt_change(getattr(obj, "counters", {}), getattr(obj, "effects", ()))
+    return bool(value == printed + change[index])
 
 
 def player_to_dict(p: Any) -> dict[str, Any]:

@@ -5,7 +5,6 @@ Each check names the file, the line and the key, and suggests the closest valid 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -17,157 +16,31 @@ from .format import (
     MAX_PLAYERS,
     SECTORS,
     Fill,
+    Given,
     Spec,
     hint_item,
     keys_of,
     pairs_of,
     parse_pt,
+    pt_change,
     specs,
     top_keys,
 )
+from .values import ValueReader
 
 __all__ = ["Reader"]
-
-
-def _nearest(word: str, options: tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    """The options closest to ``word``, best first (at most three)."""
-    return tuple(difflib.get_close_matches(word, list(options), n=3, cutoff=0.5))
-
-
-def _suggest(word: str, options: tuple[str, ...] | list[str], none: str = "") -> str:
-    """ "; did you mean 'x'?" for the closest option, else the valid ones (or ``none``)."""
-    close = _nearest(word, options)
-    if close:
-        return f"; did you mean '{close[0]}'?"
-    if not options:
-        return f"; {none}" if none else ""
-    shown = ", ".join(options[:12]) + (", …" if len(options) > 12 else "")
-    return f"; valid: {shown}"
-
 
 _NO_OBJECTS = "the board has no objects"
 
 
-class Reader:
+class Reader(ValueReader):
     """Checks plain values against the scenario format and builds the board."""
 
     def __init__(self, filename: str, lines: dict[str, int], fill: Fill | None = None) -> None:
-        self.filename = filename
-        self.lines = lines
+        super().__init__(filename, lines)
         self.fill = fill
         self.written: dict[str, frozenset[str]] = {}
         """The keys the file itself wrote for each object, by object id."""
-
-    # -- errors -----------------------------------------------------------------------------
-
-    def line_of(self, path: str) -> int | None:
-        while path:
-            if path in self.lines:
-                return self.lines[path]
-            cut = max(path.rfind("."), path.rfind("["))
-            if cut <= 0:
-                break
-            path = path[:cut]
-        return self.lines.get(path)
-
-    @staticmethod
-    def join(path: str, key: str) -> str:
-        """The path of ``key`` inside ``path`` (``objects[0].pt``)."""
-        return f"{path}.{key}" if path else key
-
-    def value_error(
-        self,
-        path: str,
-        message: str,
-        word: str | None = None,
-        options: tuple[str, ...] | list[str] = (),
-    ) -> ScenarioValueError:
-        """The error at ``path``; with ``word``, ending in a suggestion from ``options``."""
-        line = self.line_of(path)
-        if word is None:
-            return ScenarioValueError(self.filename, line, path, message)
-        message += _suggest(word, options)
-        return ScenarioValueError(
-            self.filename, line, path, message, nearest=_nearest(word, options)
-        )
-
-    def reference_error(
-        self,
-        path: str,
-        message: str,
-        word: str | None = None,
-        options: tuple[str, ...] | list[str] = (),
-        none: str = "",
-    ) -> ScenarioReferenceError:
-        """The error at ``path``; with ``word``, the message ends in a suggestion from ``options``
-        (or says ``none`` when there are none)."""
-        line = self.line_of(path)
-        if word is None:
-            return ScenarioReferenceError(self.filename, line, path, message)
-        message += _suggest(word, options, none)
-        return ScenarioReferenceError(
-            self.filename, line, path, message, nearest=_nearest(word, options)
-        )
-
-    def check_keys(self, data: Mapping[str, Any], path: str, valid: tuple[str, ...]) -> None:
-        for key in data:
-            if key not in valid:
-                child = f"{path}.{key}" if path else key
-                raise self.value_error(child, "unknown key", key, valid)
-
-    # -- typed getters ----------------------------------------------------------------------
-
-    def get_int(self, data: Mapping[str, Any], key: str, path: str, default: int) -> int:
-        value = data.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.value_error(self.join(path, key), f"expected a whole number, got {value!r}")
-        return value
-
-    def get_opt_int(self, data: Mapping[str, Any], key: str, path: str) -> int | None:
-        if data.get(key) is None:
-            return None
-        return self.get_int(data, key, path, 0)
-
-    def get_bool(self, data: Mapping[str, Any], key: str, path: str, default: bool) -> bool:
-        value = data.get(key, default)
-        if not isinstance(value, bool):
-            raise self.value_error(self.join(path, key), f"expected true or false, got {value!r}")
-        return value
-
-    def get_str(self, data: Mapping[str, Any], key: str, path: str) -> str | None:
-        value = data.get(key)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, str | int | float):
-            raise self.value_error(self.join(path, key), f"expected text, got {value!r}")
-        return str(value)
-
-    def get_str_list(self, data: Mapping[str, Any], key: str, path: str, lower: bool) -> list[str]:
-        value = data.get(key)
-        if value is None:
-            return []
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list) or not all(isinstance(v, str | int) for v in value):
-            raise self.value_error(self.join(path, key), f"expected a list of words, got {value!r}")
-        return [str(v).lower() if lower else str(v) for v in value]
-
-    def get_counts(self, data: Mapping[str, Any], key: str, path: str) -> dict[str, int]:
-        value = data.get(key)
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            raise self.value_error(
-                self.join(path, key), f"expected a mapping of counts, got {value!r}"
-            )
-        out: dict[str, int] = {}
-        for name, count in value.items():
-            if isinstance(count, bool) or not isinstance(count, int):
-                raise self.value_error(
-                    f"{self.join(path, key)}.{name}", f"expected a whole number, got {count!r}"
-                )
-            out[str(name)] = count
-        return out
 
     # -- a dataclass from its fields ------------------------------------------------------------
 
@@ -340,11 +213,20 @@ class Reader:
     def read_objects(self, cls: type, raw: list[dict[str, Any]], players: list[str]) -> list[Any]:
         valid = keys_of(cls)
         merged: list[Mapping[str, Any]] = list(raw)
-        if self.fill is not None:
-            # The filled keys come first, so that an id can default to a name a card gave.
-            for i, data in enumerate(raw):
-                self.check_keys(data, f"objects[{i}]", valid)
-                merged[i] = self._filled(cls, data, f"objects[{i}]")
+        filled: list[frozenset[str]] = [frozenset()] * len(raw)
+        needs = {s.key: s.meta["fill"] for s in specs(cls) if s.meta.get("fill")}
+        for i, data in enumerate(raw):
+            self.check_keys(data, f"objects[{i}]", valid)
+            if self.fill is not None:
+                # The filled keys come first, so that an id can default to a name a card gave.
+                merged[i], filled[i] = self._filled(cls, data, f"objects[{i}]")
+            else:
+                for key, source in needs.items():
+                    if data.get(key) is not None:
+                        raise self.value_error(
+                            f"objects[{i}].{key}",
+                            f"`{key}:` is filled from {source}, and the board was read without it",
+                        )
         names = [self.get_str(o, "name", f"objects[{i}]") for i, o in enumerate(merged)]
         counts: dict[str, int] = {}
         for name in names:
@@ -354,7 +236,6 @@ class Reader:
         ids: dict[str, int] = {}
         for i, given in enumerate(merged):
             path = f"objects[{i}]"
-            self.check_keys(raw[i], path, valid)
             data = dict(given)
             name = names[i] or ""
             # An object's id defaults to its name, when no other object has that name.
@@ -364,7 +245,7 @@ class Reader:
                     raise self.value_error(path, "an object needs an `id:` or a `name:`")
                 if counts[name] > 1:
                     raise self.reference_error(
-                        f"{path}.name",
+                        f"{path}.name" if "name" in raw[i] else path,
                         f"the name {name!r} is not unique, so this object needs an `id:`",
                     )
                 object_id = name
@@ -383,11 +264,18 @@ class Reader:
                     )
                 data = {**data, "controller": players[0]}
             fields = self.read_fields(cls, data, path, players, skip=("id", "name"))
-            objects.append(cls(id=object_id, name=name, **fields))
+            obj = cls(id=object_id, name=name, **fields)
+            if filled[i]:
+                keys = filled[i] - self.written[object_id]
+                self._record_given(cls, obj, keys, self.written[object_id])
+            objects.append(obj)
         return objects
 
-    def _filled(self, cls: type, data: Mapping[str, Any], path: str) -> dict[str, Any]:
-        """The object's keys from :attr:`fill`, then the file's own on top (see the module)."""
+    def _filled(
+        self, cls: type, data: Mapping[str, Any], path: str
+    ) -> tuple[dict[str, Any], frozenset[str]]:
+        """The object's keys from :attr:`fill`, then the file's own on top (see the module), and
+        the keys the fill gave (those of a pair the file wrote left out)."""
         assert self.fill is not None
         try:
             filled = dict(self.fill(data, path))
@@ -404,7 +292,26 @@ class Reader:
                     filled.pop(member, None)
             if any(member in data for member in members):
                 filled.pop(pair, None)
-        return {**filled, **data}
+        return {**filled, **data}, frozenset(filled)
+
+    @staticmethod
+    def _record_given(cls: type, obj: Any, keys: frozenset[str], written: frozenset[str]) -> None:
+        """Remembers what the fill gave ``obj`` (:class:`.format.Given`); a filled P/T is the
+        printed one, so the object's P/T counters and effects are added to it."""
+        values: dict[str, Any] = {}
+        change = pt_change(getattr(obj, "counters", {}), getattr(obj, "effects", ()))
+        index: dict[str, int] = {}
+        for members in pairs_of(cls).values():
+            index.update({m: n for n, m in enumerate(members)})
+        for spec in specs(cls):
+            pair = spec.meta.get("pair")
+            if spec.key not in keys and not (pair and pair in keys):
+                continue
+            value = getattr(obj, spec.name)
+            values[spec.name] = value
+            if pair == "pt" and value is not None:
+                setattr(obj, spec.name, value + change[index[spec.key]])
+        obj.given = Given(values, written)
 
     def check_references(self, board: Any) -> None:
         """Every reference to an object (or player) names one on the board."""

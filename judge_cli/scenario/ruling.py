@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..render import MAX_WIDTH, wrap_lines
 from .actions import Note, Replay, StateBasedAction
 from .board import BoardState, Status, format_pt, object_to_dict, player_to_dict
 from .perform import PERFORM
 
-__all__ = ["action_sentence", "ruling_json", "ruling_markdown", "ruling_text"]
+if TYPE_CHECKING:
+    from .cards import CardUse
+
+__all__ = [
+    "action_sentence",
+    "card_sentence",
+    "ruling_json",
+    "ruling_markdown",
+    "ruling_text",
+]
 
 WIDTH = MAX_WIDTH
 
@@ -71,8 +81,13 @@ def status_names(board: BoardState) -> list[str]:
 # JSON
 
 
-def ruling_json(result: Replay, question: str | None = None) -> dict[str, Any]:
-    """The ``judge check --json`` object of DESIGN.md (with extra keys, never renamed ones)."""
+def ruling_json(
+    result: Replay, question: str | None = None, cards: Sequence[CardUse] = ()
+) -> dict[str, Any]:
+    """The ``judge check --json`` object of DESIGN.md (with extra keys, never renamed ones).
+
+    ``cards`` are the objects that name a card (:func:`.cards.load_with_cards`).
+    """
     rules = result.rules
     out: dict[str, Any] = {
         "edition": rules.edition,
@@ -94,6 +109,7 @@ def ruling_json(result: Replay, question: str | None = None) -> dict[str, Any]:
             "objects": [object_to_dict(o) for o in result.final.objects],
         },
         "warnings": status_names(result.initial),
+        "cards": [use.to_json() for use in cards],
     }
     if question is not None:
         out["question"] = question
@@ -129,8 +145,25 @@ def _quote(result: Replay, rule: str) -> str:
     return f"“{text}”"
 
 
-def ruling_text(result: Replay, source: str | None = None) -> str:
-    """The ruling as plain text: checks, quoted rules, notes, final board and outcome."""
+def card_sentence(use: CardUse) -> str:
+    """What an object has from its card, for a judge to read (``judge check``'s Cards)."""
+    card = use.face if use.face == use.card else f"{use.face}, a face of {use.card}"
+    parts = [f"{use.object} is {card}"]
+    if use.from_card:
+        parts.append("from the card data: " + ", ".join(use.from_card))
+    if use.from_file:
+        parts.append("written in the file: " + ", ".join(use.from_file))
+    text = "; ".join(parts) + "."
+    for what, value in use.printed.items():
+        if what == "pt":
+            text += f" Printed P/T {value} is not a number: the file gives the P/T."
+        else:
+            text += f" Printed {what} {value} is not a counter: the file gives the counters."
+    return text
+
+
+def ruling_text(result: Replay, source: str | None = None, cards: Sequence[CardUse] = ()) -> str:
+    """The ruling as plain text: cards, checks, quoted rules, notes, final board and outcome."""
     rules = result.rules
     lines: list[str] = []
     if rules.edition:
@@ -146,6 +179,11 @@ def ruling_text(result: Replay, source: str | None = None) -> str:
     if warnings:
         lines.append(f"Warning: odd board ({', '.join(warnings)}); replayed anyway.")
     lines.append("")
+    if cards:
+        lines.append("Cards:")
+        for use in cards:
+            lines.extend(wrap_lines(card_sentence(use), WIDTH, "  - ", "    ", split_words=True))
+        lines.append("")
     if not result.checks:
         lines.append(f"No {rules.term[:-1]} applies.")
     for i, check in enumerate(result.checks, start=1):
@@ -190,7 +228,18 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def ruling_markdown(result: Replay, question: str | None = None, title: str | None = None) -> str:
+def _md_text(text: str) -> str:
+    for mark in ("\\", "*", "_", "`", "|", "[", "<"):
+        text = text.replace(mark, "\\" + mark)
+    return text
+
+
+def ruling_markdown(
+    result: Replay,
+    question: str | None = None,
+    title: str | None = None,
+    cards: Sequence[CardUse] = (),
+) -> str:
     """The ruling as Markdown ready to paste, with the question when there was one."""
     rules = result.rules
     out: list[str] = [f"## {title or 'Ruling'}", ""]
@@ -198,6 +247,12 @@ def ruling_markdown(result: Replay, question: str | None = None, title: str | No
         out.append("**Question**")
         out.append("")
         out.extend("> " + line if line else ">" for line in question.splitlines())
+        out.append("")
+    if cards:
+        out.append("**Cards**")
+        out.append("")
+        # Card text may hold Markdown's own marks ("*/1+*", "_____").
+        out.extend(f"- {_md_text(card_sentence(use))}" for use in cards)
         out.append("")
     edition = rules.edition or "the bundled sample"
     out.append(f"**Answer** ({rules.term}, Comprehensive Rules {edition}, rule {rules.loop_rule}):")

@@ -61,6 +61,9 @@ def _object_row(o: Permanent) -> tuple[str, str, str, str, str, str, str, str, s
     pt = format_pt(o.power or 0, o.toughness) if o.toughness is not None else ""
     counters = ", ".join(f"{k}:{v}" for k, v in o.counters.items() if v)
     notes: list[str] = []
+    if o.card:
+        same = o.card.casefold() == o.name.casefold()
+        notes.append("card" if same else f"card {o.card}")
     if o.attached_to:
         notes.append(f"attached to {o.attached_to}")
     notes.extend(o.keywords)

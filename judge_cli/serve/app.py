@@ -30,7 +30,8 @@ MAX_URL = 8 * 1024
 """Bytes the path and the query string may each have (a search is at most 500 characters)."""
 API_ROUTES = (
     "/api/rule/REF, /api/define/TERM, /api/search?q=, /api/check (POST), /api/editions, "
-    "/api/diff?from=&to=&ref=, /api/history/REF"
+    "/api/diff?from=&to=&ref=&doc=, /api/history/REF, /api/card/NAME, /api/ipg/REF, /api/mtr/REF,"
+    " /api/jar"
 )
 """What a 404 under ``/api/`` lists."""
 MAX_IN_FLIGHT = 64

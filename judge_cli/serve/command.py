@@ -102,7 +102,7 @@ def make_server(app: Any, *, access_log: bool = False) -> uvicorn.Server:
 )
 @click.option("--access-log", is_flag=True, help="Log every request on standard error.")
 def serve(host: str, port: int, public: bool, access_log: bool) -> None:
-    """Answer over HTTP: the JSON of rule, define, search, check, editions, diff and history
+    """Answer over HTTP: the JSON of rule, define, search, check, editions, diff, history and card
     under /api/, Academy Ruins-style routes under /cr/, and pages for people at /.
 
     Editions and search indexes stay warm between requests. Needs the serve extra:

@@ -117,6 +117,13 @@ class Ask:
             raise BadRequest(f"{name}={raw!r} is not one of {', '.join(options)}")
         return raw
 
+    def every(self, name: str) -> list[str]:
+        """Each value of a query parameter given several times (``name=A&name=B``)."""
+        getlist = getattr(self.query, "getlist", None)
+        if getlist is not None:
+            return [str(value) for value in getlist(name)]
+        return [self.query[name]] if name in self.query else []
+
     def required(self, name: str) -> str:
         """A query parameter that must be given and not be empty."""
         raw = self.query.get(name, "").strip()

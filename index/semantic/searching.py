@@ -1,0 +1,282 @@
+"""The semantic re-rank wired into search: one code path for the CLI, the server and benchmarks.
+
+:func:`reranked_search` is search then the re-rank: the lexical pool (:data:`DEPTH` deep, or
+the limit if larger), then :func:`~index.semantic.rerank` with the model's own nearest
+documents added, cut to the limit. :meth:`index.edition.Edition.search` calls it through a
+:class:`SemanticSearch` (the data folder's model, loaded once, and each edition's vectors) when
+the extra and a model are installed and the edition's vectors are current; otherwise it
+searches as before and says why in :attr:`~index.search.SearchResults.semantic_status`.
+``benchmarks/relevance.py`` calls :func:`reranked_search` too, so what it measures is what a
+user gets.
+
+Nothing here imports numpy or onnxruntime until a model is loaded or vectors are read.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .reranking import ADD, DEPTH, WEIGHT
+
+if TYPE_CHECKING:
+    from ..model import Document
+    from ..search import Searcher, SearchResult, SearchResults
+    from ..store import EditionStore
+    from .model import Embedder, Encoder
+    from .models import InstalledModel, ModelStore
+    from .vectors import Vectors
+
+__all__ = [
+    "CURRENT",
+    "NO_MODEL",
+    "OFF",
+    "UNAVAILABLE",
+    "SemanticSearch",
+    "nearest_builds",
+    "reranked_search",
+]
+
+CURRENT = "current"
+"""The re-rank runs: the extra, a model and the edition's current vectors are there."""
+OFF = "off"
+"""The re-rank was not asked for (``judge search --no-semantic``, the bundled sample)."""
+UNAVAILABLE = "unavailable"
+"""The semantic extra (numpy, onnxruntime, tokenizers) is not installed."""
+NO_MODEL = "no-model"
+"""The extra is installed but no model is (``judge model install``)."""
+
+_RERANKED_SCOPES = ("all", "rules", "glossary")
+"""The scopes whose documents have vectors (rules, players' phrasings, glossary entries)."""
+
+
+def reranked_search(
+    searcher: Searcher,
+    query: str,
+    vectors: Vectors,
+    model: Encoder,
+    *,
+    limit: int = 10,
+    scope: str = "all",
+    weight: float = WEIGHT,
+    depth: int = DEPTH,
+    add: int = ADD,
+    name: str | None = None,
+) -> SearchResults:
+    """``searcher.search(query)`` re-ranked by meaning; ``name``: the model's, for the record.
+
+    Rules the query names by number stay first; the model's nearest documents join the pool
+    only if ``scope`` searches them. Results past the re-ranked ones keep their order with a
+    score of 0 (their lexical score stays in ``lexical_score``).
+    """
+    import dataclasses
+
+    from .reranking import rerank
+
+    found = searcher.search(query, limit=max(limit, depth), scope=scope)
+    bare_number = found.jumped and found.pinned >= len(found.results)
+    if bare_number or (not found.results and found.suggestions):
+        # A rule number alone (that rule, then its subrules), or nothing found but a "did you
+        # mean": the model has nothing to add.
+        found.results = found.results[:limit]
+        return found
+
+    def make(doc_id: str) -> SearchResult | None:
+        return searcher.find_record(doc_id, scope)
+
+    keep = found.pinned
+    ranked = rerank(
+        found.searched or query,
+        found.results,
+        vectors,
+        model,
+        weight=weight,
+        depth=depth,
+        add=add,
+        keep=keep,
+        make=make,
+    )
+    shown = ranked[:keep]
+    for hit in ranked[keep:limit]:
+        if hit.similarity is None and hit.lexical_score is None:
+            # Past the re-ranked ones: search's order, and a score below theirs.
+            hit = dataclasses.replace(hit, score=0.0, lexical_score=hit.score)
+        shown.append(hit)
+    found.results = shown
+    found.semantic = {
+        "model": name,
+        "digest": vectors.model[:12],
+        "weight": weight,
+        "depth": depth,
+        "add": add,
+    }
+    found.semantic_status = CURRENT
+    return found
+
+
+class SemanticSearch:
+    """The data folder's installed model (loaded once) and the vectors of each edition.
+
+    ``warm``: for a long-lived process (a server), which loads the model more slowly to run it
+    faster (see :meth:`~index.semantic.InstalledModel.load`). Thread-safe: a server's threads
+    share one.
+    """
+
+    def __init__(self, store: ModelStore, *, warm: bool = False, threads: int = 1) -> None:
+        self.store = store
+        self.warm = warm
+        self.threads = threads
+        self._lock = threading.Lock()
+        self._installed: InstalledModel | None = None
+        self._looked = False
+        self._model: Embedder | None = None
+        self._builder: Encoder | None = None
+        self._vectors: dict[Path, tuple[float, Vectors]] = {}
+        self._status: dict[Path, tuple[tuple[int, int] | None, str]] = {}
+
+    @classmethod
+    def for_root(cls, root: Path, *, warm: bool = False) -> SemanticSearch:
+        """The re-rank of the data folder ``root`` (models under ``root / 'models'``)."""
+        from .models import ModelStore
+
+        return cls(ModelStore(root), warm=warm)
+
+    def installed(self) -> InstalledModel | None:
+        """The active model, looked up once (``None``: none is installed)."""
+        with self._lock:
+            if not self._looked:
+                self._installed = self.store.find()
+                self._looked = True
+            return self._installed
+
+    def status(self, folder: Path | None, scope: str = "all") -> str:
+        """Whether the re-rank can run for an edition's build folder: see :data:`CURRENT`.
+
+        Cheap (no numpy, no model): the extra is looked for, then the model's record and the
+        vectors file's header are read, the header again only when the file changed. The
+        model is looked up once: a long-lived process sees a model installed later when it
+        starts again.
+        """
+        from . import is_available
+        from .vectors import FILE, vectors_status
+
+        if folder is None or scope not in _RERANKED_SCOPES:
+            return OFF
+        if not is_available():
+            return UNAVAILABLE
+        installed = self.installed()
+        if installed is None:
+            return NO_MODEL
+        try:
+            st = (folder / FILE).stat()
+            stamp: tuple[int, int] | None = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = None
+        with self._lock:
+            kept = self._status.get(folder)
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
+        status = vectors_status(folder, installed.digest)
+        with self._lock:
+            self._status[folder] = (stamp, status)
+        return status
+
+    def model(self) -> Embedder:
+        """The active model, loaded on first use; raises ``NoModelError``, ``ModelLoadError``."""
+        from .models import NoModelError
+
+        installed = self.installed()
+        if installed is None:
+            raise NoModelError(None, self.store.names())
+        with self._lock:
+            if self._model is None:
+                self._model = installed.load(threads=self.threads, prepack=self.warm)
+            return self._model
+
+    def vectors(self, folder: Path) -> Vectors:
+        """The vectors of a build folder, read once (again if the file was replaced)."""
+        from .vectors import FILE, load_vectors
+
+        try:
+            stamp = (folder / FILE).stat().st_mtime
+        except OSError:
+            stamp = -1.0
+        with self._lock:
+            kept = self._vectors.get(folder)
+            if kept is not None and kept[0] == stamp:
+                return kept[1]
+        loaded = load_vectors(folder)
+        with self._lock:
+            self._vectors[folder] = (stamp, loaded)
+        return loaded
+
+    def search(
+        self, searcher: Searcher, query: str, folder: Path, *, limit: int, scope: str
+    ) -> SearchResults:
+        """:func:`reranked_search` with this folder's vectors and the active model."""
+        installed = self.installed()
+        return reranked_search(
+            searcher,
+            query,
+            self.vectors(folder),
+            self.model(),
+            limit=limit,
+            scope=scope,
+            name=installed.name if installed is not None else None,
+        )
+
+    def build(
+        self,
+        folder: Path,
+        document: Document | Callable[[], Document],
+        *,
+        reuse: Sequence[Path] = (),
+        progress: Callable[[int, int], None] | None = None,
+    ) -> bool:
+        """(Re)builds a build folder's vectors if missing or stale; returns whether it did.
+
+        Texts whose vectors ``reuse`` (other build folders) holds are not embedded again.
+        """
+        from .vectors import ensure_vectors
+
+        return ensure_vectors(folder, self.builder(), document, progress=progress, reuse=reuse)
+
+    def builder(self) -> Encoder:
+        """The active model loaded to embed many texts (every core, weights prepacked), once."""
+        import os
+
+        from .models import NoModelError
+
+        installed = self.installed()
+        if installed is None:
+            raise NoModelError(None, self.store.names())
+        with self._lock:
+            if self._builder is None:
+                threads = min(4, os.cpu_count() or 1)
+                self._builder = installed.load(threads=threads, prepack=True)
+            return self._builder
+
+
+def nearest_builds(store: EditionStore, date: str | None, *, but: str | None = None) -> list[Path]:
+    """The build folders of the stored editions, the nearest to ``date`` first (not ``but``'s).
+
+    What :func:`~index.semantic.build_vectors` looks in for vectors it need not make again:
+    editions close in time share the most text.
+    """
+    from datetime import date as day
+
+    def ordinal(name: str) -> int:
+        try:
+            return day.fromisoformat(name).toordinal()
+        except ValueError:
+            return 0
+
+    here = ordinal(date) if date else 0
+    found: list[Path] = []
+    for name in sorted(store.dates(), key=lambda d: abs(ordinal(d) - here)):
+        folder = store.build_path(name) if name != but else None
+        if folder is not None:
+            found.append(folder)
+    return found
