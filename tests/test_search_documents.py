@@ -206,7 +206,7 @@ def test_document_phrasings_file_is_well_formed() -> None:
     assert {p.name for p in files} >= {"ipg.tsv", "mtr.tsv"}
     for path in files:
         assert read_document_asked(path.read_text(encoding="utf-8"), path.name)
-    with pytest.raises(ValueError, match="bad.tsv, line 1"):
+    with pytest.raises(ValueError, match=r"bad\.tsv, line 1"):
         read_document_asked("ipg:2.1\tonly two fields\n", "bad.tsv")
 
 

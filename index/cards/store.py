@@ -318,10 +318,10 @@ class CardStore:
         failure (a folder that cannot be written) leaves that to the first search."""
         from ..search.rulings import build_rulings_index
 
-        try:
+        import contextlib
+
+        with contextlib.suppress(OSError, CardStoreError):
             build_rulings_index(self)
-        except (OSError, CardStoreError):
-            pass
 
     def find_info_quietly(self) -> SnapshotInfo | None:
         """The stored snapshot's record, ``None`` if there is none or it cannot be read."""

@@ -252,6 +252,9 @@ class Searcher:
         for src, source, weight in zip(self._opened, self.sources, self.weights, strict=True):
             if source not in scope.sources:
                 continue
+            weight *= _weight_for(source, text, scope)
+            if weight == 0.0:
+                continue  # a source this question does not read (see _weight_for)
             if source == "rulings":
                 # A ruling's title is its cards' names: they are searched as typed, not read
                 # as what the cards do.
@@ -264,7 +267,6 @@ class Searcher:
                 # Beside the results, not among them: see index.search.extra.RULINGS_IN_ALL.
                 out.rulings = found[:RULINGS_IN_ALL]
                 continue
-            weight *= _weight_for(source, text)
             if weight != 1.0:
                 found = [dataclasses.replace(r, score=r.score * weight) for r in found]
             hits += found
@@ -401,10 +403,10 @@ def _named_first(rec: SearchResult, question: str) -> SearchResult:
     return dataclasses.replace(rec, cards=cards, title=cards[0])
 
 
-def _weight_for(source: str, question: str) -> float:
-    """What a source's weight is multiplied by for this question (see
-    :func:`index.search.extra.speaks_of_tournaments`)."""
-    if source != "documents":
+def _weight_for(source: str, question: str, scope: Scope) -> float:
+    """What a source's weight is multiplied by for this question in a scope of several sources
+    (see :func:`index.search.extra.speaks_of_tournaments`); 1 in a scope of its own."""
+    if source != "documents" or len(scope.sources) == 1:
         return 1.0
     from . import extra
 

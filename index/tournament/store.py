@@ -423,7 +423,7 @@ def _index_for_search(store: DocumentStore) -> None:
     from ..search.tournament import refresh_documents_index
     from ..store import EditionStore
 
-    try:
+    import contextlib
+
+    with contextlib.suppress(OSError, DocumentStoreError):
         refresh_documents_index(store, store.root / "cache", EditionStore(store.root).dates())
-    except (OSError, DocumentStoreError):
-        pass
