@@ -316,9 +316,9 @@ class CardStore:
     def _index_rulings(self) -> None:
         """Indexes the new snapshot's rulings for search now rather than at the first search; a
         failure (a folder that cannot be written) leaves that to the first search."""
-        from ..search.rulings import build_rulings_index
-
         import contextlib
+
+        from ..search.rulings import build_rulings_index
 
         with contextlib.suppress(OSError, CardStoreError):
             build_rulings_index(self)

@@ -420,10 +420,10 @@ class DocumentStore:
 def _index_for_search(store: DocumentStore) -> None:
     """Indexes the stored documents for search now rather than at the next search; a failure
     (a folder that cannot be written) leaves that to the next search, which builds it."""
+    import contextlib
+
     from ..search.tournament import refresh_documents_index
     from ..store import EditionStore
-
-    import contextlib
 
     with contextlib.suppress(OSError, DocumentStoreError):
         refresh_documents_index(store, store.root / "cache", EditionStore(store.root).dates())
