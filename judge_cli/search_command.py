@@ -58,7 +58,8 @@ __all__ = ["search"]
     show_default=True,
     help="Search "
     + ", ".join(f"{name} ({SCOPE_TABLE[name].help})" for name in SCOPES if name != "all")
-    + ", or everything (all: the paper documents, and the rulings of cards the question names).",
+    + ", or everything (all: the paper documents too when the question speaks of tournaments,"
+    " and, beside the results, the rulings of the cards it names).",
 )
 @click.option(
     "--no-semantic",
