@@ -378,6 +378,7 @@ class Edition:
         only the rulings, :class:`~index.tournament.store.NoDocumentError` or
         :class:`~index.cards.errors.NoCardStoreError` when none is stored.
         """
+        from .extras import extra_indexes
         from .search import Searcher, get_scope
 
         where = get_scope(scope)
@@ -386,7 +387,7 @@ class Edition:
         # A kept-warm edition opens every extra index whatever the scope, so that its pool
         # lends the same Searchers to every scope (a Searcher reads only what the scope names).
         pooled = self._searchers is not None
-        extras = self._extra_indexes(where.sources, where.documents, every=pooled)
+        extras = extra_indexes(self, where.sources, where.documents, every=pooled)
         status = self.semantic_status(scope) if semantic else "off"
         cards = self.card_names()
         if self._searchers is None:
@@ -508,68 +509,6 @@ class Edition:
             temp = Path(tempfile.gettempdir()) / "judge-cache"
             return build_cached_index(self.document, temp, "sample")
 
-    def _extra_indexes(
-        self, sources: tuple[str, ...], documents: tuple[str, ...] | None, *, every: bool
-    ) -> list[tuple[str, Path, float]]:
-        """The tournament documents' and the rulings' indexes a scope reads (``every``: all
-        there are), with their weights.
-
-        In a search of everything they are extras, as notes are: missing, they are left out,
-        and a broken one is left out with a warning. A scope of its own needs its index.
-        """
-        from .search.extra import DOCUMENTS_WEIGHT, RULINGS_WEIGHT
-
-        alone = len(sources) == 1
-        found: list[tuple[str, Path, float]] = []
-        for source, weight, opener in (
-            ("documents", DOCUMENTS_WEIGHT, lambda need: self._documents_folder(documents, need)),
-            ("rulings", RULINGS_WEIGHT, self._rulings_folder),
-        ):
-            wanted = source in sources
-            if not wanted and not every:
-                continue
-            try:
-                folder = opener(alone and wanted)
-            except Exception as exc:
-                if (alone and wanted) or not _is_library_error(exc):
-                    raise
-                if self.notice is not None:
-                    self.notice(f"Warning: {source} not searched ({exc}).")
-                continue
-            if folder is not None:
-                found.append((source, folder, weight))
-        return found
-
-    def _documents_folder(self, documents: tuple[str, ...] | None, required: bool) -> Path | None:
-        """The tournament documents' index that goes with this edition, built if needed."""
-        from .search.tournament import documents_index, select_documents
-        from .tournament.store import DocumentStore, NoDocumentError
-
-        store = DocumentStore(self.store.root)
-        chosen = select_documents(store, self.date, self.store.dates() if self.date else [])
-        if required and not any(documents is None or c.kind in documents for c in chosen):
-            raise NoDocumentError(documents[0] if documents else "documents", None, [])
-        if not chosen:
-            return None
-        try:
-            return documents_index(store, self._cache, chosen)
-        except OSError:
-            # A data folder that cannot be written: the temporary folder, as for the sample.
-            import tempfile
-
-            return documents_index(store, Path(tempfile.gettempdir()) / "judge-cache", chosen)
-
-    def _rulings_folder(self, required: bool) -> Path | None:
-        """The folder of the stored card snapshot, whose ``search/`` indexes its rulings."""
-        from .atomic import Slot
-        from .cards.store import CardStore
-        from .search.rulings import rulings_index
-
-        store = CardStore(self.store.root)
-        if not required and Slot(store.folder).current() is None:
-            return None
-        return rulings_index(store, self.notice)
-
     def _notes_folders(self) -> list[Path]:
         """The notes' index folder, if any notes are stored (notes are extras: never fatal)."""
         if not self.store.notes_dir.is_dir():
@@ -588,12 +527,3 @@ class Edition:
                 self.notice(f"Warning: notes not searched ({exc}).")
             return []
         return [folder]
-
-
-def _is_library_error(exc: BaseException) -> bool:
-    """Checks if an error is one the library expects of a store (damaged, unwritable)."""
-    from .cards.errors import CardStoreError
-    from .search.build import NoSearchIndexError
-    from .tournament.store import DocumentStoreError
-
-    return isinstance(exc, (OSError, CardStoreError, DocumentStoreError, NoSearchIndexError))
