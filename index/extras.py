@@ -27,6 +27,7 @@ def extra_indexes(
 
     alone = len(sources) == 1
     found: list[tuple[str, Path, float]] = []
+
     def documents_folder(need: bool) -> Path | None:
         return _documents_folder(ed, documents, need)
 
