@@ -11,7 +11,7 @@ The questions are ``document-questions.tsv`` beside this file (ours; see its hea
 searched in the newest CR edition of ``../shared/corpus`` with the shared tournament documents
 and card data stored beside it (``_extras.py``), and scored as ``relevance.py`` scores ours:
 recall@1/5/10 (an answer, or a section below one, in the first k results; for ``card:NAME``, a
-ruling of that card) and MRR@10.
+ruling of that card: in ``all``, among the rulings shown beside the results) and MRR@10.
 
 Engines: ``bm25`` (sqlite FTS5, porter, the question's words OR-ed, over the same sections and
 rulings alone, no rules: a baseline for the documents' own ranking); ``all`` (``judge search``,
@@ -123,7 +123,12 @@ def main(argv: list[str] | None = None) -> int:
         alone = {"S": "documents", "T": "documents", "R": "rulings"}
         engines: dict[str, Callable[[Question], list[SearchResult]]] = {
             "bm25": lambda q: bm25(q.text, "ruling" if q.half == "R" else "section"),
-            "all": lambda q: lexical.results(q.text),
+            # In a search of everything, rulings stand beside the results, not among them.
+            "all": lambda q: (
+                lexical.searcher.search(q.text, limit=DEPTH, scope="all").rulings
+                if q.half == "R"
+                else lexical.results(q.text)
+            ),
         }
         scoped = {scope: lexical.with_scope(scope) for scope in set(alone.values())}
         engines["alone"] = lambda q: scoped[alone.get(q.half, "documents")].results(q.text)
