@@ -229,3 +229,11 @@ def test_server_search_matches_cli_in_every_new_scope(home: Path) -> None:
             answer = fetch(base, f"/api/search?q={urllib.parse.quote(q)}&in={scope}")
             assert answer.status == 200, (scope, answer.body)
             assert json.loads(answer.body) == search_json(home, q, "--in", scope), scope
+
+
+def test_rulings_indexed_inside_the_snapshot_by_the_import(home: Path) -> None:
+    live = (home / "cards" / "CURRENT").read_text(encoding="utf-8").strip()
+    assert (home / "cards" / live / "search" / "CURRENT").is_file()
+    code, _out, err = run(home, "search", "Darksteel Citadel", "--in", "rulings")
+    assert code == 0
+    assert "Indexing" not in err

@@ -310,18 +310,8 @@ class CardStore:
             record = {"format": FORMAT, **info.to_json(), "file": final.name}
             # Flushed to disk like the database, before CURRENT names the build.
             write_text_atomic(build / "snapshot.json", json.dumps(record, ensure_ascii=False))
-        self._index_rulings()
+            _index_rulings(build, final, info)
         return info
-
-    def _index_rulings(self) -> None:
-        """Indexes the new snapshot's rulings for search now rather than at the first search; a
-        failure (a folder that cannot be written) leaves that to the first search."""
-        import contextlib
-
-        from ..search.rulings import build_rulings_index
-
-        with contextlib.suppress(OSError, CardStoreError):
-            build_rulings_index(self)
 
     def find_info_quietly(self) -> SnapshotInfo | None:
         """The stored snapshot's record, ``None`` if there is none or it cannot be read."""
@@ -457,3 +447,14 @@ __all__ += [
     "NoCardStoreError",
     "OlderSnapshotError",
 ]
+
+
+def _index_rulings(build: Path, db_path: Path, info: SnapshotInfo) -> None:
+    """Indexes a new snapshot's rulings for search inside its build, before it goes live (so
+    that the first search need not); a failure (a full disk) leaves that to the first search."""
+    import contextlib
+
+    from ..search.rulings import index_snapshot
+
+    with contextlib.suppress(OSError, sqlite3.Error):
+        index_snapshot(build, db_path, info)

@@ -9,8 +9,8 @@ by date.
 
 The index lives in the snapshot's own folder (``cards/b-<id>/search/``, a slot as an edition's
 index is), so a new snapshot comes with its own and the old one goes with the old snapshot.
-It is built after ``judge cards import`` and whenever a search finds it missing or stale
-(:func:`rulings_index`).
+It is built by the import, inside the new snapshot before it goes live
+(:func:`index_snapshot`), and whenever a search finds it missing or stale (:func:`rulings_index`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ..cards.store import CardStore, SnapshotInfo
     from .build import Progress
 
-__all__ = ["build_rulings_index", "ruling_documents", "rulings_index"]
+__all__ = ["build_rulings_index", "index_snapshot", "ruling_documents", "rulings_index"]
 
 Notice = Callable[[str], None]
 
@@ -91,6 +91,19 @@ def build_rulings_index(store: CardStore, progress: Progress | None = None) -> P
     finally:
         conn.close()
     return build
+
+
+def index_snapshot(build: Path, db_path: Path, info: SnapshotInfo) -> None:
+    """Writes the index of the rulings of a snapshot's database into its build folder (one not
+    yet live: :meth:`~index.cards.store.CardStore.import_cards` calls it before it is)."""
+    from .extra import build_extra_index
+
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        docs = ruling_documents(conn)
+        build_extra_index(build, docs, key=_key(info), title=f"rulings {info.date}")
+    finally:
+        conn.close()
 
 
 def rulings_index(store: CardStore, notice: Notice | None = None) -> Path:
