@@ -89,7 +89,9 @@ class Lexical:
 
     ``cards``: a card store (``index.cards.mentions.CardNames``) to read card names with, as
     ``judge search`` does when cards are stored; ``index``: an index folder already built
-    (another engine's) to share instead of building one.
+    (another engine's) to share instead of building one; ``extras``: the indexes searched
+    beside the edition's, as ``(source, folder, weight)`` (see ``_extras.extra_indexes``);
+    ``scope``: the ``--in`` searched.
     """
 
     def __init__(
@@ -100,6 +102,8 @@ class Lexical:
         phrasings: bool = True,
         cards: Any = None,
         index: Path | None = None,
+        extras: Sequence[tuple[str, Path, float]] = (),
+        scope: str = "all",
     ) -> None:
         if index is None:
             folder.mkdir(parents=True, exist_ok=True)
@@ -107,16 +111,38 @@ class Lexical:
                 build_search_index(doc, folder)
         self.folder = index or folder
         self.phrasings = phrasings
+        self.scope = scope
         self.ix, _ = open_search_index(self.folder)
-        self.searcher = Searcher([self.ix], edition=doc.edition, cards=cards)
+        self.others = [open_search_index(extra)[0] for _, extra, _ in extras]
+        self.searcher = Searcher(
+            [self.ix, *self.others],
+            edition=doc.edition,
+            cards=cards,
+            sources=["edition", *(source for source, _, _ in extras)],
+            weights=[1.0, *(weight for _, _, weight in extras)],
+        )
         self._memo: dict[tuple[str, int], list[SearchResult]] = {}
         self.seconds: list[float] = []
+
+    def with_scope(self, scope: str) -> Lexical:
+        """The same engine (the same open indexes) searching another scope."""
+        other = object.__new__(Lexical)
+        other.__dict__.update(self.__dict__)
+        other.scope = scope
+        other._memo = {}
+        other.seconds = []
+        return other
+
+    def set_weights(self, weights: Sequence[float]) -> None:
+        """Scales the indexes' scores anew (the edition's first) and forgets what was asked."""
+        self.searcher.weights = tuple(weights)
+        self._memo.clear()
 
     def results(self, text: str, limit: int = DEPTH) -> list[SearchResult]:
         key = (text, limit)
         if key not in self._memo:
             start = time.perf_counter()
-            found = self.searcher.search(text, limit=limit)
+            found = self.searcher.search(text, limit=limit, scope=self.scope)
             self.seconds.append(time.perf_counter() - start)
             self._memo[key] = found.results
         return self._memo[key]
@@ -127,6 +153,8 @@ class Lexical:
     def close(self) -> None:
         self.searcher.close()
         self.ix.close()
+        for ix in self.others:
+            ix.close()
 
 
 def card_names(source: Path | None, cache: Path) -> Any:

@@ -12,6 +12,7 @@ Usage::
     python benchmarks/relevance.py --cards PATH    # card store: a data folder or AtomicCards file
     python benchmarks/relevance.py --no-cards      # without the judge+cards engine
     python benchmarks/relevance.py --cards-weight W  # judge+cards+sem's weight (cards read)
+    python benchmarks/relevance.py --no-extras     # without the judge+docs engine
 
 Two question sets. The real ones (``../shared/questions/real-questions.jsonl``: players' and
 judges' questions asked in public, skipped with a note when absent) are scored in the
@@ -30,7 +31,9 @@ Engines (``_engines.py``): ``bm25`` (sqlite FTS5, porter, the question's words O
 same documents; examples folded into their rule); ``judge`` (``judge search``); ``judge-phr``
 (the phrasing files removed); ``judge+cards`` (``judge search`` with a card store, reading card
 names in questions: ``--cards``, default ``../shared/cards/AtomicCards.json.xz``, imported once
-into the cache; skipped with a note when absent); ``+sem`` (the semantic re-rank,
+into the cache; skipped with a note when absent); ``judge+docs`` (that, with the shared
+tournament documents and card rulings searched beside the rules, as ``judge search`` does when
+they are stored: ``_extras.py``); ``+sem`` (the semantic re-rank,
 ``index.semantic.searching.reranked_search``, of that engine's pool — ``judge+cards+sem`` is
 what a user with both cards and a model runs, re-ranked at ``index.semantic.CARDS_WEIGHT``
 (``--cards-weight``) when cards were read — with ``--model``, default
@@ -224,6 +227,19 @@ class Setup:
                 doc, folder, cards=args.card_names, index=self.lexical[True].folder
             )
             self.engines["judge+cards"] = self.with_cards
+            if not args.no_extras:
+                from _extras import extra_indexes, extras_home
+
+                home = extras_home()
+                if home is not None:
+                    # What judge search does with the shared documents and cards stored.
+                    self.engines["judge+docs"] = Lexical(
+                        doc,
+                        folder,
+                        cards=args.card_names,
+                        index=self.lexical[True].folder,
+                        extras=extra_indexes(home),
+                    )
         if not args.only_judge:
             self.lexical[False] = Lexical(doc, folder / "bare", phrasings=False)
             self.engines["judge-phr"] = self.lexical[False]
@@ -450,6 +466,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-semantic", action="store_true", help="lexical engines only")
     parser.add_argument("--cards", type=Path, default=CARDS, help="card data folder or file")
     parser.add_argument("--no-cards", action="store_true", help="skip the judge+cards engine")
+    parser.add_argument(
+        "--no-extras", action="store_true", help="skip judge+docs (documents and rulings too)"
+    )
     parser.add_argument("--only-judge", action="store_true", help="skip the phrasings-off runs")
     parser.add_argument("--weight", type=float, default=None, help="re-rank weight")
     parser.add_argument(

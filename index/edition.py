@@ -367,25 +367,36 @@ class Edition:
     def search(
         self, query: str, *, limit: int = 10, scope: str = "all", semantic: bool = True
     ) -> SearchResults:
-        """Ranked search over the rules, examples, glossary and notes (see :mod:`index.search`).
+        """Ranked search over the rules, examples, glossary and notes, and the tournament
+        documents and card rulings stored (see :mod:`index.search`).
 
         With ``semantic`` (the default), the results are re-ranked by meaning when the semantic
         extra and a model are installed and this edition's vectors are current (see
         :mod:`index.semantic.searching`); the results' ``semantic_status`` says whether they
         were and why not. Raises :class:`~index.search.QuerySyntaxError` for a query that
-        cannot be searched.
+        cannot be searched, and, for a scope that searches only the tournament documents or
+        only the rulings, :class:`~index.tournament.store.NoDocumentError` or
+        :class:`~index.cards.errors.NoCardStoreError` when none is stored.
         """
-        from .search import Searcher
+        from .extras import extra_indexes
+        from .search import Searcher, get_scope
 
+        where = get_scope(scope)
         folder = self._search_folder()
-        notes = self._notes_folders()
+        notes = self._notes_folders() if "notes" in where.sources else []
+        # A kept-warm edition opens every extra index whatever the scope, so that its pool
+        # lends the same Searchers to every scope (a Searcher reads only what the scope names).
+        pooled = self._searchers is not None
+        extras = extra_indexes(self, where.sources, where.documents, every=pooled)
         status = self.semantic_status(scope) if semantic else "off"
         cards = self.card_names()
         if self._searchers is None:
-            with Searcher.open(folder, notes, edition=self.date, cards=cards) as searcher:
+            with Searcher.open(
+                folder, notes, edition=self.date, cards=cards, extras=extras
+            ) as searcher:
                 found = self._search_with(searcher, folder, query, limit, scope, status)
         else:
-            with self._searchers.borrow(folder, notes, self.date) as searcher:
+            with self._searchers.borrow(folder, notes, self.date, extras) as searcher:
                 searcher.cards = cards
                 found = self._search_with(searcher, folder, query, limit, scope, status)
         found.edition = self.date

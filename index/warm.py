@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .search import Searcher
+    from .search.searcher import Extra
 
 __all__ = ["SearcherPool"]
 
 
 class SearcherPool:
-    """Idle Searchers of one build folder (and its notes), shared by threads."""
+    """Idle Searchers of one build folder (and its notes and extras), shared by threads."""
 
     def __init__(self, keep: int = 16) -> None:
         self.keep = keep
@@ -30,20 +31,25 @@ class SearcherPool:
         self.opened = 0
         """How many Searchers were opened (for tests and benchmarks)."""
         self._lock = threading.Lock()
-        self._key: tuple[Path, tuple[Path, ...]] | None = None
+        self._key: tuple[Path, tuple[Path, ...], tuple[Extra, ...]] | None = None
         self._idle: list[Searcher] = []
 
     @contextlib.contextmanager
     def borrow(
-        self, folder: Path, notes: Sequence[Path] = (), edition: str | None = None
+        self,
+        folder: Path,
+        notes: Sequence[Path] = (),
+        edition: str | None = None,
+        extras: Sequence[Extra] = (),
     ) -> Iterator[Searcher]:
-        """A Searcher of ``folder`` (and ``notes``) that nobody else uses until the block ends.
+        """A Searcher of ``folder`` (and ``notes``, and ``extras``: see
+        :meth:`~index.search.Searcher.open`) that nobody else uses until the block ends.
 
         Raises :class:`~index.search.NoSearchIndexError` when ``folder`` has no usable index.
         """
         from .search import Searcher
 
-        key = (folder, tuple(notes))
+        key = (folder, tuple(notes), tuple(extras))
         with self._lock:
             if key != self._key:
                 # A rebuilt edition (or changed notes) answers from the new index.
@@ -51,7 +57,7 @@ class SearcherPool:
                 self._key = key
             searcher = self._idle.pop() if self._idle else None
         if searcher is None:
-            searcher = Searcher.open(folder, notes, edition=edition)
+            searcher = Searcher.open(folder, notes, edition=edition, extras=extras)
             with self._lock:
                 self.opened += 1
         try:

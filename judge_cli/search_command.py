@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from index.search.kinds import SCOPE_TABLE, SCOPES
+
 from .common import (
     CONTEXT_SETTINGS,
     Command,
@@ -51,10 +53,13 @@ __all__ = ["search"]
 @click.option(
     "--in",
     "scope",
-    type=click.Choice(["rules", "glossary", "all"]),
+    type=click.Choice(SCOPES),
     default="all",
     show_default=True,
-    help="Search the rules, the glossary, or everything.",
+    help="Search "
+    + ", ".join(f"{name} ({SCOPE_TABLE[name].help})" for name in SCOPES if name != "all")
+    + ", or everything (all: the paper documents too when the question speaks of tournaments,"
+    " and, beside the results, the rulings of the cards it names).",
 )
 @click.option(
     "--no-semantic",
@@ -71,10 +76,11 @@ def search(
     lexical: bool,
     as_json: bool,
 ) -> None:
-    """Search rules, examples, glossary and notes, ranked: words, "phrases", AND/OR/NOT.
+    """Search rules, examples, glossary, notes, tournament documents and card rulings, ranked.
 
-    Misspellings are matched fuzzily; shorthand such as SBA, ETB, LKI, CDA, P/T, 2HG and EDH, and
-    players' phrasing such as "goes first", "fizzle" or "bounce", is understood; rules are also
+    Words, "phrases", AND/OR/NOT. Misspellings are matched fuzzily; shorthand such as SBA, ETB,
+    LKI, CDA, P/T, 2HG and EDH, and players' phrasing such as "goes first", "fizzle" or
+    "bounce", is understood; rules are also
     found by questions players ask about them (written by hand for some 900 rules); a rule
     number (704.5j, rule 613) goes straight to that rule; section:7 keeps to one section. With
     cards stored (judge cards update), card names in a question are read as what the cards do.
@@ -180,6 +186,33 @@ def _bold(result: SearchResult, terminal: bool) -> str:
     return "".join(parts)
 
 
+def _head(r: SearchResult) -> str:
+    """The line that names a result: a rule, an entry, a section, a ruling."""
+    from index.tournament.kinds import LABELS
+
+    from .render import escape
+
+    if r.kind == "glossary":
+        return f"**{escape(r.term or '')}** (glossary)"
+    if r.kind == "section" and r.document:
+        label = LABELS.get(r.document, r.document.upper())
+        number = r.number or ""
+        # Unnumbered parts (the JAR's "Common Issues") are named by their title alone.
+        named = number[:1].isdigit() or number.startswith("Appendix")
+        where = f"{label} {number}" if named else label
+        title = f" {escape(r.title)}" if r.title else ""
+        penalty = f" ({escape(r.penalty)})" if r.penalty else ""
+        return f"**{escape(where)}**{title}{penalty}"
+    if r.kind == "section":
+        return f"**{escape(r.title or r.id)}** ({escape(r.source or 'notes')})"
+    if r.kind == "ruling":
+        cards = list(r.cards)
+        shown = ", ".join(cards[:3]) + (f" and {len(cards) - 3} more" if len(cards) > 3 else "")
+        return f"**{escape(shown)}** (ruling of {escape(r.date or '')})"
+    title = f" — {escape(r.title)}" if r.title else ""
+    return f"**{r.number}**{title}"
+
+
 def _markdown(found: SearchResults, text: str, ed: Edition) -> str:
     from .render import escape
 
@@ -193,13 +226,7 @@ def _markdown(found: SearchResults, text: str, ed: Edition) -> str:
         lines.append(f"# Search: {escape(text)} ({where})")
         lines.append("")
         for r in found.results:
-            if r.kind == "glossary":
-                head = f"**{escape(r.term or '')}** (glossary)"
-            elif r.kind == "section":
-                head = f"**{escape(r.title or r.id)}** ({escape(r.source or 'notes')})"
-            else:
-                title = f" — {escape(r.title)}" if r.title else ""
-                head = f"**{r.number}**{title}"
+            head = _head(r)
             lines.append(head)
             lines.append("")
             # A glossary snippet can span paragraphs: quote every line of it.
@@ -207,6 +234,15 @@ def _markdown(found: SearchResults, text: str, ed: Edition) -> str:
             if r.example:
                 lines.append(">")
                 lines.append("> Example: " + escape(r.example))
+            lines.append("")
+    if found.rulings:
+        # In a search of everything: the named cards' rulings, beside the rules, not among them.
+        lines.append("## Rulings of the cards named")
+        lines.append("")
+        for r in found.rulings:
+            lines.append(_head(r))
+            lines.append("")
+            lines.extend("> " + part for part in _bold(r, terminal).split("\n"))
             lines.append("")
     if found.cards:
         # Names come from the card file: escaped like any text read from a file.

@@ -190,9 +190,13 @@ def test_a_searcher_merges_notes_by_score(mini_folder: Path, tmp_path: Path) -> 
 
 def test_an_unknown_scope_is_a_query_error_naming_the_scopes(mini_folder: Path) -> None:
     with Searcher.open(mini_folder) as s, pytest.raises(UnknownScopeError) as info:
-        s.search("poison", scope="rulings")
+        s.search("poison", scope="cards")
     assert isinstance(info.value, QuerySyntaxError)
-    assert info.value.scope == "rulings" and info.value.known == ("rules", "glossary", "all")
+    assert info.value.scope == "cards"
+    assert info.value.known == (
+        *("rules", "glossary", "mtr", "ipg", "jar", "dmtr", "dipg", "documents", "rulings"),
+        "all",
+    )
 
 
 def test_one_searcher_serves_several_threads(mini_folder: Path) -> None:

@@ -196,7 +196,13 @@ BAD_REQUESTS = [
     ("GET", "/api/search", 400, "give the query parameter q="),
     ("GET", "/api/search?q=legend&limit=0", 400, "limit='0' is not a whole number from 1 to 200"),
     ("GET", "/api/search?q=legend&limit=ten", 400, "limit='ten' is not a whole number from 1"),
-    ("GET", "/api/search?q=legend&in=cards", 400, "in='cards' is not one of rules, glossary, all"),
+    (
+        "GET",
+        "/api/search?q=legend&in=cards",
+        400,
+        "in='cards' is not one of rules, glossary, mtr, ipg, jar, dmtr, dipg, documents, "
+        "rulings, all",
+    ),
     ("GET", "/api/rule/704.5?no_subrules=maybe", 400, "no_subrules='maybe' is not true or false"),
     ("GET", "/api/nothing/here", 404, "no such route: /api/nothing/here. The routes are"),
     ("GET", "/nothing", 404, "no such page or route: /nothing."),

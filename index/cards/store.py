@@ -310,6 +310,7 @@ class CardStore:
             record = {"format": FORMAT, **info.to_json(), "file": final.name}
             # Flushed to disk like the database, before CURRENT names the build.
             write_text_atomic(build / "snapshot.json", json.dumps(record, ensure_ascii=False))
+            _index_rulings(build, final, info)
         return info
 
     def find_info_quietly(self) -> SnapshotInfo | None:
@@ -446,3 +447,14 @@ __all__ += [
     "NoCardStoreError",
     "OlderSnapshotError",
 ]
+
+
+def _index_rulings(build: Path, db_path: Path, info: SnapshotInfo) -> None:
+    """Indexes a new snapshot's rulings for search inside its build, before it goes live (so
+    that the first search need not); a failure (a full disk) leaves that to the first search."""
+    import contextlib
+
+    from ..search.rulings import index_snapshot
+
+    with contextlib.suppress(OSError, sqlite3.Error):
+        index_snapshot(build, db_path, info)

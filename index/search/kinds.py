@@ -1,16 +1,12 @@
 """Kinds of documents and the scopes that search them: two tables.
 
 :data:`KINDS` says how a hit on each kind of document is reported; :data:`SCOPE_TABLE` says
-which documents each scope (``judge search --in``) searches. A new kind of document (card
-rulings, tournament-document sections) is a row of the first, its scope a row of the second.
-The rows are named tuples, not dataclasses: creating a dataclass takes about a millisecond,
-which every cold ``judge search`` would pay.
-
-Card rulings, say, would be ``"ruling": Kind("ruling", ruling_record)`` (a record function
-beside the others in :mod:`index.search.results`) and
-``"rulings": Scope("rulings", _kinds("ruling"), lends=False, help="card rulings")``; a
-document's sections, ``Scope("ipg", (("document", "ipg"),), help="the IPG")``, once the
-schema stores a ``document`` field.
+which indexes each scope (``judge search --in``) reads, and which of their documents. An index
+is one of four *sources* (:data:`SOURCES`): the edition's own (rules, examples, phrasings,
+glossary), the notes', the tournament documents' sections and the card rulings' (the last two
+are built by :mod:`index.search.extra`). A new kind of document is a row of the first table,
+its scope a row of the second. The rows are named tuples, not dataclasses: creating a
+dataclass takes about a millisecond, which every cold ``judge search`` would pay.
 """
 
 from __future__ import annotations
@@ -19,7 +15,14 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .query import QuerySyntaxError
-from .results import Marks, SearchResult, glossary_record, rule_record, section_record
+from .results import (
+    Marks,
+    SearchResult,
+    glossary_record,
+    rule_record,
+    ruling_record,
+    section_record,
+)
 
 
 class UnknownScopeError(QuerySyntaxError):
@@ -49,6 +52,7 @@ KINDS: dict[str, Kind] = {
     "asked": Kind("asked", folds_into_number=True),
     "glossary": Kind("glossary", glossary_record),
     "section": Kind("section", section_record),
+    "ruling": Kind("ruling", ruling_record),
 }
 """Every kind of document an index holds (see :mod:`index.search.schema`)."""
 
@@ -58,26 +62,51 @@ def kind_of(fields: dict[str, Any]) -> Kind:
     return KINDS.get(str(fields.get("kind")), KINDS["rule"])
 
 
+SOURCES = ("edition", "notes", "documents", "rulings")
+"""The indexes a search can read, in the order a Searcher holds them (the edition's first)."""
+
+PAPER = ("mtr", "ipg", "jar")
+"""The tournament documents of paper Magic, searched by ``all`` (the digital ones are not:
+their sections on slow play, outside assistance or cheating would stand beside the paper
+ones' in every answer; ``--in documents``, ``dmtr`` and ``dipg`` search them)."""
+
+
 class Scope(NamedTuple):
     """What one scope searches, and which of the rules-only steps apply in it."""
 
     name: str
     match: tuple[tuple[str, str], ...] | None
-    """(field, value) pairs a document must have one of; None: every document."""
+    """(field, value) pairs a document of the edition's index (or the notes') must have one
+    of; None: every document."""
     rule_numbers: bool = True
     """A rule number in the query goes straight to that rule."""
     lends: bool = True
     """Glossary entries lend their score to the rule they name (:func:`index.search.rank.lend`)."""
     help: str = ""
     """What it searches, in words, for help texts ("the rules")."""
+    sources: tuple[str, ...] = ("edition", "notes")
+    """The indexes it reads (:data:`SOURCES`); the edition's is opened whatever it says, for
+    rule numbers and "did you mean"."""
+    documents: tuple[str, ...] | None = None
+    """The tournament documents whose sections it takes (``ipg``, …); None: every one."""
+    named: bool = False
+    """A card ruling is taken only when the question names one of its cards (see
+    :func:`index.search.extra.names_a_card`), and at most
+    :data:`index.search.extra.RULINGS_IN_ALL` of them."""
 
-    def filter(self) -> Any:
-        """The whoosh filter query of this scope, or None for every document."""
-        if self.match is None:
-            return None
+    def filter(self, source: str = "edition") -> Any:
+        """The whoosh filter query of this scope in an index of ``source``, or None for every
+        document."""
         from whoosh.query import Or, Term
 
-        terms = [Term(fieldname, value) for fieldname, value in self.match]
+        if source == "documents":
+            if self.documents is None:
+                return None
+            terms = [Term("document", value) for value in self.documents]
+        elif source == "rulings" or self.match is None:
+            return None
+        else:
+            terms = [Term(fieldname, value) for fieldname, value in self.match]
         return terms[0] if len(terms) == 1 else Or(terms)
 
 
@@ -85,12 +114,59 @@ def _kinds(*names: str) -> tuple[tuple[str, str], ...]:
     return tuple(("kind", name) for name in names)
 
 
+def _document(name: str, help: str, documents: tuple[str, ...] | None = None) -> Scope:
+    return Scope(
+        name,
+        None,
+        rule_numbers=False,
+        lends=False,
+        help=help,
+        sources=("documents",),
+        documents=(name,) if documents is None else documents,
+    )
+
+
 SCOPE_TABLE: dict[str, Scope] = {
-    "rules": Scope("rules", _kinds("rule", "example", "asked"), help="the rules"),
-    "glossary": Scope(
-        "glossary", _kinds("glossary"), rule_numbers=False, lends=False, help="the glossary"
+    "rules": Scope(
+        "rules", _kinds("rule", "example", "asked"), help="the rules", sources=("edition",)
     ),
-    "all": Scope("all", None, help="everything"),
+    "glossary": Scope(
+        "glossary",
+        _kinds("glossary"),
+        rule_numbers=False,
+        lends=False,
+        help="the glossary",
+        sources=("edition",),
+    ),
+    "mtr": _document("mtr", "the Tournament Rules"),
+    "ipg": _document("ipg", "the Infraction Procedure Guide"),
+    "jar": _document("jar", "Judging at Regular REL"),
+    "dmtr": _document("dmtr", "the Digital Tournament Rules"),
+    "dipg": _document("dipg", "the Digital Infraction Procedure Guide"),
+    "documents": Scope(
+        "documents",
+        None,
+        rule_numbers=False,
+        lends=False,
+        help="every tournament document",
+        sources=("documents",),
+    ),
+    "rulings": Scope(
+        "rulings",
+        None,
+        rule_numbers=False,
+        lends=False,
+        help="the cards' rulings",
+        sources=("rulings",),
+    ),
+    "all": Scope(
+        "all",
+        None,
+        help="everything",
+        sources=SOURCES,
+        documents=PAPER,
+        named=True,
+    ),
 }
 """Every scope, by name, in the order ``--in`` lists them."""
 

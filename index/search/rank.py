@@ -107,7 +107,8 @@ def coverage(fields: dict[str, Any], concepts: list[tuple[frozenset[str], float]
 def phrasings_to_rules(
     hits: Hits,
 ) -> Hits:
-    """``hits`` with each players' phrasing (:mod:`index.search.phrasings`) folded into its rule.
+    """``hits`` with each players' phrasing (:mod:`index.search.phrasings`) folded into its rule
+    (or its section: :mod:`index.search.extra`).
 
     A rule found by its own words and by a phrasing scores the sum of its score and its best
     phrasing's score: the two agree. A phrasing whose rule is not among the hits stands in for
@@ -122,13 +123,14 @@ def phrasings_to_rules(
             best[number] = max(best.get(number, 0.0), score)
     if not best:
         return hits
-    rules = {str(f["id"]) for _, f in hits if f["kind"] == "rule"}
+    # A phrasing's number is its rule's id (or a tournament document's section's: ipg:2.1).
+    rules = {str(f["id"]) for _, f in hits if f["kind"] != "asked"}
     out: Hits = []
     for score, fields in hits:
         if fields["kind"] == "asked":
             if fields["number"] not in rules:
                 out.append((score, fields))
-        elif fields["kind"] == "rule" and fields["id"] in best:
+        elif fields["id"] in best:
             out.append((score + best[str(fields["id"])], fields))
         else:
             out.append((score, fields))

@@ -3,7 +3,7 @@
 :class:`SearchResults` holds :class:`SearchResult` records; :func:`snippet_of` cuts a stored
 text around the query's words. How each kind of document becomes a record is the ``record``
 column of :data:`index.search.kinds.KINDS` (:func:`rule_record`, :func:`glossary_record`,
-:func:`section_record`).
+:func:`section_record`, :func:`ruling_record`).
 """
 
 from __future__ import annotations
@@ -19,13 +19,15 @@ Marks = tuple[tuple[int, int], ...]
 
 @dataclass(frozen=True)
 class SearchResult:
-    """One hit: a rule, a glossary entry or a section, with a snippet and its highlights."""
+    """One hit: a rule, a glossary entry, a section or a card ruling, with a snippet."""
 
     id: str
-    """``704.5j``, ``glossary:Legend Rule`` or a section id ``section:<id>``."""
+    """``704.5j``, ``glossary:Legend Rule``, a tournament document's section ``ipg:2.1``, a
+    section of notes ``section:<id>``, or a card ruling ``ruling:<card>#<n>``."""
     kind: str
-    """``rule``, ``glossary`` or ``section`` (examples are folded under their rule)."""
+    """``rule``, ``glossary``, ``section`` or ``ruling`` (examples are folded under their rule)."""
     number: str | None
+    """A rule's number, or a tournament document's section number (``2.1``)."""
     term: str | None
     score: float
     snippet: str
@@ -33,11 +35,21 @@ class SearchResult:
     marks: tuple[tuple[int, int], ...] = ()
     """Spans of ``snippet`` that matched the query (for bold output)."""
     title: str | None = None
-    """The rule's title, or the section's heading."""
+    """The rule's title, the section's heading, or the ruling's card."""
     example: str | None = None
     """For a rule found through one of its examples: that example's snippet."""
     source: str | None = None
-    """For a section: the document it comes from."""
+    """For a section: the document it comes from (its printed title, or the notes' name)."""
+    document: str | None = None
+    """For a tournament document's section: ``mtr``, ``ipg``, ``jar``, ``dmtr`` or ``dipg``."""
+    document_edition: str | None = None
+    """For a tournament document's section: that document's edition (its effective date)."""
+    penalty: str | None = None
+    """For an IPG infraction: its penalty (``Warning``, ``No Penalty``, …)."""
+    cards: tuple[str, ...] = ()
+    """For a ruling: the cards it was published for (one text may be on several)."""
+    date: str | None = None
+    """For a ruling: its date."""
     lexical_score: float | None = None
     """After the semantic re-rank: the score search alone gave (``None``: the model added it)."""
     similarity: float | None = None
@@ -57,6 +69,11 @@ class SearchResult:
             "title": self.title,
             "example": self.example,
             "source": self.source,
+            "document": self.document,
+            "document_edition": self.document_edition,
+            "penalty": self.penalty,
+            "cards": list(self.cards),
+            "date": self.date,
         }
         if reranked:
             lexical, similarity = self.lexical_score, self.similarity
@@ -92,6 +109,9 @@ class SearchResults:
     be read: search alone answered, with a warning)."""
     cards: list[str] = field(default_factory=list)
     """The cards the query was read as naming (see :mod:`index.search.cardquery`)."""
+    rulings: list[SearchResult] = field(default_factory=list)
+    """In a search of everything: the rulings of the cards the question names, best first,
+    shown beside the results (see :data:`index.search.extra.RULINGS_IN_ALL`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``judge search --json`` object (``semantic`` only when the re-rank ran)."""
@@ -103,6 +123,7 @@ class SearchResults:
             "suggestions": self.suggestions,
             "searched": self.searched,
             "cards": self.cards,
+            "rulings": [r.to_json() for r in self.rulings],
         }
         if reranked:
             out["semantic"] = self.semantic
@@ -161,15 +182,39 @@ def glossary_record(
 def section_record(
     fields: dict[str, Any], score: float, snippet: str, marks: Marks
 ) -> SearchResult:
-    """The result record of a section (of the sample, of notes)."""
+    """The result record of a section (of a tournament document, of the sample, of notes)."""
+    document = fields.get("document") or None
+    details = fields.get("details") or {}
     return SearchResult(
         fields["id"],
         "section",
-        None,
+        (fields.get("number") or None) if document else None,
         None,
         score,
         snippet,
         marks,
         title=fields.get("title") or None,
         source=fields.get("source"),
+        document=document,
+        document_edition=details.get("edition"),
+        penalty=details.get("penalty"),
+    )
+
+
+def ruling_record(fields: dict[str, Any], score: float, snippet: str, marks: Marks) -> SearchResult:
+    """The result record of a card ruling."""
+    details = fields.get("details") or {}
+    cards = tuple(details.get("cards") or ())
+    return SearchResult(
+        fields["id"],
+        "ruling",
+        None,
+        None,
+        score,
+        snippet,
+        marks,
+        title=cards[0] if cards else fields.get("title") or None,
+        source=fields.get("source"),
+        cards=cards,
+        date=details.get("date"),
     )

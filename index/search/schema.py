@@ -53,10 +53,18 @@ def analyzer(stop: bool = True) -> Any:
     return StemmingAnalyzer(expression=TOKEN_PATTERN, stoplist=stoplist, minsize=1)
 
 
-def make_schema() -> Any:
-    """A new instance of the one schema (a :class:`whoosh.fields.SchemaClass`)."""
+def make_schema(*, extra: bool = False) -> Any:
+    """A new instance of the one schema (a :class:`whoosh.fields.SchemaClass`).
+
+    ``extra``: the schema of the indexes searched beside an edition's (tournament documents,
+    card rulings; see :mod:`index.search.extra`): the same fields, analysed the same way, plus
+    ``document`` (the tournament document a section is of) and ``details`` (what a result
+    record shows: a penalty, a ruling's cards and date), and no spelling graphs ("did you
+    mean" comes from the edition's index; the graphs were three quarters of a rulings build).
+    """
     w = whoosh()
     f = w.fields
+    spelling = not extra
 
     class SearchSchema(f.SchemaClass):  # type: ignore[misc,name-defined]
         """One document per rule, example, glossary entry or section."""
@@ -67,13 +75,16 @@ def make_schema() -> Any:
         parent = f.ID(stored=True)
         section = f.ID(stored=True)
         order = f.NUMERIC(stored=True, sortable=True)
-        term = f.TEXT(analyzer=analyzer(), stored=True, field_boost=3.0, spelling=True)
-        title = f.TEXT(analyzer=analyzer(), stored=True, field_boost=2.0, spelling=True)
+        term = f.TEXT(analyzer=analyzer(), stored=True, field_boost=3.0, spelling=spelling)
+        title = f.TEXT(analyzer=analyzer(), stored=True, field_boost=2.0, spelling=spelling)
         group = f.TEXT(analyzer=analyzer(), stored=True, field_boost=0.5)
-        body = f.TEXT(analyzer=analyzer(), stored=True, spelling=True)
+        body = f.TEXT(analyzer=analyzer(), stored=True, spelling=spelling)
         asked = f.TEXT(analyzer=analyzer(), stored=True)
         roots = f.STORED()
         source = f.STORED()
+        if extra:
+            document = f.ID(stored=True)
+            details = f.STORED()
 
     return SearchSchema()
 

@@ -17,6 +17,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from .cardquery import CardReading, card_parts, read_cards
+from .extra import RULINGS_IN_ALL
 from .kinds import Scope, get_scope, kind_of
 from .pasted import find_question, is_pasted
 from .query import (
@@ -50,6 +51,9 @@ if TYPE_CHECKING:
 
     from .cardnames import CardSource
 
+Extra = tuple[str, Path, float]
+"""An index searched beside an edition's: its source, its folder and its weight."""
+
 MAX_LIMIT = 200
 """The most results one query returns."""
 
@@ -58,10 +62,13 @@ class Searcher:
     """Searches an edition's index, and any others given (notes, …), merging hits by score.
 
     ``indexes`` are opened whoosh indexes, the edition's first: rule numbers, a rule's subrules
-    and "did you mean" come from it. ``searcher``: a whoosh searcher of the first index to use
-    (its caller closes it). ``direct_scoring=False`` scores every query through whoosh's
-    ``searcher.search`` (slower; the same results but for float rounding, see
-    :mod:`index.search.scoring`).
+    and "did you mean" come from it. ``sources`` names what each holds (one of
+    :data:`~index.search.kinds.SOURCES`; by default the edition's, then notes), and a scope
+    reads only the sources it names. ``weights`` scale each index's scores before they are
+    merged (by default 1: see :mod:`index.search.extra` for the tournament documents' and the
+    rulings'). ``searcher``: a whoosh searcher of the first index to use (its caller closes
+    it). ``direct_scoring=False`` scores every query through whoosh's ``searcher.search``
+    (slower; the same results but for float rounding, see :mod:`index.search.scoring`).
 
     Use it in a ``with`` block (or call :meth:`close`) and ask it as many queries as needed:
     what it reads from the indexes is remembered for the next query (see
@@ -84,12 +91,20 @@ class Searcher:
         searcher: Any = None,
         direct_scoring: bool = True,
         cards: CardSource | None = None,
+        sources: Sequence[str] | None = None,
+        weights: Sequence[float] | None = None,
     ) -> None:
         if not indexes:
             raise ValueError("a Searcher needs at least one index")
         self.edition = edition
         self.cards = cards
         self.direct_scoring = direct_scoring
+        self.sources = tuple(sources or ("edition", *["notes"] * (len(indexes) - 1)))
+        self.weights = tuple(weights or [1.0] * len(indexes))
+        if len(self.sources) != len(indexes) or len(self.weights) != len(indexes):
+            raise ValueError("a Searcher needs one source and one weight per index")
+        if self.sources[0] != "edition":
+            raise ValueError("a Searcher's first index is the edition's")
         self._lock = threading.Lock()
         self._owned: list[Index] = []
         self._opened: list[OpenIndex] = []
@@ -108,18 +123,28 @@ class Searcher:
         *,
         edition: str | None = None,
         cards: CardSource | None = None,
+        extras: Sequence[Extra] = (),
     ) -> Searcher:
-        """Opens the index of a build folder and of each notes folder (see
-        :func:`index.search.build.open_search_index`, whose errors it raises)."""
+        """Opens the index of a build folder, of each notes folder and of each extra
+        ``(source, folder, weight)`` (see :func:`index.search.build.open_search_index`, whose
+        errors it raises)."""
         from .build import open_search_index
 
         opened: list[Index] = []
+        sources = ["edition", *["notes"] * len(notes), *(source for source, _, _ in extras)]
+        weights = [1.0] * (1 + len(notes)) + [weight for _, _, weight in extras]
         try:
             ix, meta = open_search_index(build_folder)
             opened.append(ix)
-            for folder in notes:
+            for folder in [*notes, *(folder for _, folder, _ in extras)]:
                 opened.append(open_search_index(folder)[0])
-            found = cls(opened, edition=edition or meta.get("edition"), cards=cards)
+            found = cls(
+                opened,
+                edition=edition or meta.get("edition"),
+                cards=cards,
+                sources=sources,
+                weights=weights,
+            )
         except BaseException:
             for ix in opened:
                 ix.close()
@@ -191,6 +216,7 @@ class Searcher:
             check_length(query)
             out.searched = find_question(query)
         cleaned = check_query(out.searched or query)
+        typed = cleaned  # the card names left in: what a rulings index searches
         primary = self._opened[0]
         reading = self._read_cards(out.searched or query, primary)
         if reading is not None:
@@ -221,10 +247,31 @@ class Searcher:
         out.jumped = bool(pinned)
         out.pinned = len(pinned)
         text = rest or cleaned
-        hits = self._run(primary, text, limit, scope, seen, reading)
-        if len(self._opened) > 1:
-            for other in self._opened[1:]:
-                hits += self._run(other, text, limit, scope, seen, reading)
+        hits: list[SearchResult] = []
+        read = 0
+        for src, source, weight in zip(self._opened, self.sources, self.weights, strict=True):
+            if source not in scope.sources:
+                continue
+            weight *= _weight_for(source, text, scope)
+            if weight == 0.0:
+                continue  # a source this question does not read (see _weight_for)
+            if source == "rulings":
+                # A ruling's title is its cards' names: they are searched as typed, not read
+                # as what the cards do.
+                if scope.rule_numbers:
+                    typed = rule_numbers(typed)[1] or typed
+                found = self._run(src, typed, limit, scope, seen, None, source)
+            else:
+                found = self._run(src, text, limit, scope, seen, reading, source)
+            if scope.named and source == "rulings":
+                # Beside the results, not among them: see index.search.extra.RULINGS_IN_ALL.
+                out.rulings = found[:RULINGS_IN_ALL]
+                continue
+            if weight != 1.0:
+                found = [dataclasses.replace(r, score=r.score * weight) for r in found]
+            hits += found
+            read += 1
+        if read > 1:
             hits.sort(key=lambda r: -r.score)
         out.results = (pinned + hits)[:limit]
         if not out.results:
@@ -248,6 +295,7 @@ class Searcher:
         scope: Scope,
         seen: set[str],
         reading: CardReading | None = None,
+        source: str = "edition",
     ) -> list[SearchResult]:
         """The records of one index for a query, skipping (and adding to) ``seen`` ids."""
         from whoosh.query import And, Every, Or, Term
@@ -273,13 +321,18 @@ class Searcher:
             own_parts = [] if own is None else _parts(own)
             q = Or(own_parts + signal_parts + name_parts)
             text = text or "cards"
-        flt = scope.filter()
+        flt = scope.filter(source)
         if sections:
             section_q = Or([Term("section", x) for x in sections])
             flt = section_q if flt is None else And([flt, section_q])
         words = concepts(q, src) if text else []
         pool = max(POOL, limit * 3)
         hits = top(src, prune(q, src), pool, flt, direct=self.direct_scoring)
+        if scope.named and source == "rulings":
+            # In a search of everything, a ruling answers only a question naming its card.
+            from .extra import names_a_card
+
+            hits = [h for h in hits if names_a_card(h[1], text)]
         wanted = frozenset(str(t) for f, t in q.iter_all_terms() if f in FIELDS)
         if len(words) > 1:
             hits = [(s * coverage(f, words) ** COORDINATION, f) for s, f in hits]
@@ -313,6 +366,8 @@ class Searcher:
                 rec = _record(fields, score, wanted)
                 if rec.id in seen:
                     continue
+                if len(rec.cards) > 1:
+                    rec = _named_first(rec, text)
                 seen.add(rec.id)
                 records.append(rec)
             if len(records) >= limit:
@@ -335,6 +390,27 @@ def _without_names(reading: CardReading) -> str:
         return check_query(reading.text)
     except QuerySyntaxError:
         return ""
+
+
+def _named_first(rec: SearchResult, question: str) -> SearchResult:
+    """A ruling's record with the cards the question names first (its title the first)."""
+    from .extra import named_cards
+
+    named = named_cards(rec.cards, question)
+    if not named or named[0] == rec.cards[0]:
+        return rec
+    cards = (*named, *(c for c in rec.cards if c not in named))
+    return dataclasses.replace(rec, cards=cards, title=cards[0])
+
+
+def _weight_for(source: str, question: str, scope: Scope) -> float:
+    """What a source's weight is multiplied by for this question in a scope of several sources
+    (see :func:`index.search.extra.speaks_of_tournaments`); 1 in a scope of its own."""
+    if source != "documents" or len(scope.sources) == 1:
+        return 1.0
+    from . import extra
+
+    return 1.0 if extra.speaks_of_tournaments(question) else extra.DOCUMENTS_QUIET
 
 
 def _record(fields: dict[str, Any], score: float, wanted: frozenset[str]) -> SearchResult:

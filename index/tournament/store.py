@@ -407,6 +407,7 @@ class DocumentStore:
                 build / "meta.json",
                 info.to_json() | {"format": FORMAT, "problems": problems, "built": time.time()},
             )
+        _index_for_search(self)
         return info
 
     def dangling(self, kind: str, edition: str) -> dict[str, list[str]]:
@@ -414,3 +415,15 @@ class DocumentStore:
         data = _read_json(self._build(kind, edition) / "index.json", kind, edition)
         result: dict[str, list[str]] = data.get("dangling", {})
         return result
+
+
+def _index_for_search(store: DocumentStore) -> None:
+    """Indexes the stored documents for search now rather than at the next search; a failure
+    (a folder that cannot be written) leaves that to the next search, which builds it."""
+    import contextlib
+
+    from ..search.tournament import refresh_documents_index
+    from ..store import EditionStore
+
+    with contextlib.suppress(OSError, DocumentStoreError):
+        refresh_documents_index(store, store.root / "cache", EditionStore(store.root).dates())

@@ -50,7 +50,9 @@ def search(ask: Ask) -> Any:
     """``judge search QUERY --json --limit N --in SCOPE``: ``q=``, ``limit=``, ``in=``."""
     query = ask.required("q")
     limit = ask.whole_number("limit", 10, 1, 200)
-    scope = ask.choice("in", ("rules", "glossary", "all"), "all")
+    from index.search.kinds import SCOPES
+
+    scope = ask.choice("in", SCOPES, "all")
     return ask.edition().search(query, limit=limit, scope=scope).to_json()
 
 
