@@ -29,6 +29,9 @@ __all__ = [
     "STALE_SECONDS",
     "Slot",
     "open_atomic",
+    "private_dir",
+    "private_prefix",
+    "sweep",
     "write_bytes_atomic",
     "write_json",
     "write_text_atomic",
@@ -50,7 +53,7 @@ def open_atomic(path: Path) -> Iterator[BinaryIO]:
     """
     import tempfile  # here, not at the top: reading the store (judge rule) never writes
 
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=private_prefix(".tmp-"), dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             yield fh
@@ -77,6 +80,48 @@ def write_json(path: Path, obj: Any) -> None:
     """Writes ``obj`` as compact UTF-8 JSON to a file of a build that is not yet live."""
     with path.open("w", encoding="utf-8") as fh:
         json.dump(obj, fh, ensure_ascii=False, separators=(",", ":"))
+
+
+def private_prefix(prefix: str) -> str:
+    """``prefix`` with this process's id: ``.tmp-1234-``, so that :func:`sweep` knows its owner."""
+    return f"{prefix}{os.getpid()}-"
+
+
+def private_dir(parent: Path, prefix: str) -> Path:
+    """A fresh folder in ``parent`` named ``<prefix><pid>-<random>``, for work set aside."""
+    import tempfile
+
+    return Path(tempfile.mkdtemp(prefix=private_prefix(prefix), dir=parent))
+
+
+def sweep(folder: Path, prefix: str) -> None:
+    """Removes what killed processes left in ``folder`` under ``prefix`` (files or folders).
+
+    A name made by :func:`private_prefix` goes as soon as its process is gone; one without a
+    process id (written by an older version) a minute after it was last changed.
+    """
+    import glob
+    import shutil
+
+    now = time.time()
+    try:
+        children = list(folder.glob(glob.escape(prefix) + "*"))
+    except OSError:
+        return
+    for child in children:
+        owner, _, rest = child.name[len(prefix) :].partition("-")
+        if rest and owner.isdigit():
+            if _pid_alive(int(owner)):
+                continue
+        else:
+            with contextlib.suppress(OSError):
+                if now - child.lstat().st_mtime <= STALE_SECONDS:
+                    continue
+        with contextlib.suppress(OSError):
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child, ignore_errors=True)
+            else:
+                child.unlink()
 
 
 def _pid_alive(pid: int) -> bool:
@@ -175,10 +220,26 @@ class Slot:
                     shutil.rmtree(child, ignore_errors=True)
             except (OSError, ValueError):
                 continue
-        for child in self.folder.glob(".tmp-*"):
-            with contextlib.suppress(OSError):
-                if now - child.stat().st_mtime > STALE_SECONDS:
-                    child.unlink()
+        sweep(self.folder, ".tmp-")
+
+    def is_damaged(self) -> bool:
+        """Checks if the slot held a complete build that no longer answers.
+
+        ``CURRENT`` is there but names nothing usable, or a complete build (one without an
+        owner) is there with no ``CURRENT``. A build in progress, or one whose builder was killed,
+        is neither: nothing was stored yet.
+        """
+        if self.current() is not None:
+            return False
+        if self.pointer.exists():
+            return True
+        try:
+            children = list(self.folder.iterdir())
+        except OSError:
+            return False
+        return any(
+            c.name.startswith("b-") and c.is_dir() and not (c / _OWNER).exists() for c in children
+        )
 
     def remove_if_empty(self) -> None:
         """Removes the slot's folder if nothing is in it (a first build that failed)."""

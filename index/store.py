@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .atomic import Slot, write_json, write_text_atomic
+from .atomic import Slot, private_dir, sweep, write_json, write_text_atomic
 
 if TYPE_CHECKING:
     from .model import Document
@@ -278,11 +278,14 @@ class EditionStore:
         raise NoEditionError(key, dates)
 
     def is_damaged(self, edition: str) -> bool:
-        """Checks if ``edition`` has a folder with builds but no complete build in use."""
+        """Checks if ``edition`` was stored but no complete build of it answers any more.
+
+        A first build in progress, or killed, is not damage: that edition was never stored.
+        """
         folder = self.editions_dir / edition
-        if edition.startswith(".") or not folder.is_dir() or self._current(edition) is not None:
+        if edition.startswith(".") or not folder.is_dir():
             return False
-        return any(p.name.startswith("b-") or p.name == "CURRENT" for p in folder.iterdir())
+        return Slot(folder).is_damaged()
 
     def damaged(self) -> list[str]:
         """The editions whose folder is there but whose ``CURRENT`` names no complete build."""
@@ -525,12 +528,12 @@ class EditionStore:
         Only the name of a stored (or damaged) edition is accepted: never a path.
         """
         import shutil
-        import tempfile
 
         if edition not in self.dates() and edition not in self.damaged():
             raise NoEditionError(edition, self.dates(), purpose="remove")
         edition_dir = self.editions_dir / edition
-        trash = Path(tempfile.mkdtemp(prefix=".trash-", dir=self.editions_dir))
+        sweep(self.editions_dir, ".trash-")  # what a killed removal left
+        trash = private_dir(self.editions_dir, ".trash-")
         try:
             os.replace(edition_dir, trash / edition)
         finally:

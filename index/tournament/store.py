@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from index.atomic import Slot, write_json
+from index.atomic import Slot, private_dir, sweep, write_json
 
 from .kinds import KINDS
 
@@ -204,10 +204,7 @@ class DocumentStore:
         return sorted(
             p.name
             for p in folder.iterdir()
-            if p.is_dir()
-            and not p.name.startswith(".")
-            and self._current(kind, p.name) is None
-            and any(c.name.startswith("b-") or c.name == "CURRENT" for c in p.iterdir())
+            if p.is_dir() and not p.name.startswith(".") and Slot(p).is_damaged()
         )
 
     def remove(self, kind: str, edition: str) -> None:
@@ -217,13 +214,13 @@ class DocumentStore:
         """
         import os
         import shutil
-        import tempfile
 
         # Compared with the names listed from the folder: "..", "/etc" or "a/b" are none.
         if kind not in KINDS or edition not in (*self.dates(kind), *self.damaged(kind)):
             raise NoDocumentError(kind, edition, self.dates(kind))
         folder = self.documents_dir / kind
-        trash = Path(tempfile.mkdtemp(prefix=".trash-", dir=folder))
+        sweep(folder, ".trash-")  # what a killed removal left
+        trash = private_dir(folder, ".trash-")
         try:
             os.replace(folder / edition, trash / edition)
         finally:
