@@ -28,6 +28,7 @@ from typing import Any, BinaryIO
 __all__ = [
     "STALE_SECONDS",
     "Slot",
+    "clean_slots",
     "open_atomic",
     "private_dir",
     "private_prefix",
@@ -122,6 +123,24 @@ def sweep(folder: Path, prefix: str) -> None:
                 shutil.rmtree(child, ignore_errors=True)
             else:
                 child.unlink()
+
+
+def clean_slots(parent: Path) -> None:
+    """What killed writes left in a folder of slots (editions, documents of a kind, models).
+
+    Each slot is cleaned (:meth:`Slot.clean`), a slot whose only build was abandoned is removed,
+    and set-aside ``.tmp-*`` and ``.trash-*`` names of processes that are gone are swept.
+    """
+    try:
+        children = [c for c in parent.iterdir() if c.is_dir() and not c.name.startswith(".")]
+    except OSError:
+        return
+    for child in children:
+        slot = Slot(child)
+        slot.clean()
+        slot.remove_if_empty()
+    sweep(parent, ".tmp-")
+    sweep(parent, ".trash-")
 
 
 def _pid_alive(pid: int) -> bool:
