@@ -111,14 +111,19 @@ def _auras(n: int) -> str:
 
 def _leftovers(home: Path) -> list[str]:
     found = []
-    for path in home.rglob("*"):
-        if path.name.startswith(SET_ASIDE):
-            found.append(path.name)
-        elif path.name.startswith("b-") and path.is_dir():
-            pointer = path.parent / "CURRENT"
-            live = pointer.is_file() and pointer.read_text(encoding="utf-8").strip() == path.name
-            if not live and not (path / ".stale").exists():
-                found.append(path.name)
+    # os.walk, not rglob: a build may vanish while it is walked (it is being cleaned).
+    for parent, dirs, files in os.walk(home):
+        for name in (*dirs, *files):
+            path = Path(parent) / name
+            if name.startswith(SET_ASIDE):
+                found.append(name)
+            elif name.startswith("b-") and name in dirs:
+                try:
+                    pointer = (path.parent / "CURRENT").read_text(encoding="utf-8").strip()
+                except OSError:
+                    pointer = ""
+                if pointer != name and not (path / ".stale").exists():
+                    found.append(name)
     return found
 
 
