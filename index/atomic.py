@@ -10,9 +10,11 @@ Two mechanisms, used by every store (CR editions, card snapshots, tournament doc
   (atomically, as above). A reader resolves ``CURRENT`` once and keeps using that build.
 
 A build that was abandoned (its process killed, the disk full) is a ``b-*`` folder that
-``CURRENT`` does not name and whose builder is gone; the next write to the same slot removes it.
-Builds that stop being current are kept a minute (:data:`STALE_SECONDS`), so that a search that
-opened one just before a rebuild can finish.
+``CURRENT`` does not name and whose builder is gone; the next write to the same slot (or to any
+slot beside it, :func:`clean_slots`) removes it. Builds that stop being current are kept a minute
+(:data:`STALE_SECONDS`), so that a search that opened one just before a rebuild can finish.
+Whatever is set aside (``.tmp-*``, ``.trash-*`` …) carries its process id in its name
+(:func:`private_dir`), so :func:`sweep` removes it as soon as that process is gone.
 """
 
 from __future__ import annotations
@@ -189,20 +191,29 @@ class Slot:
         that was live stays live.
         """
         import shutil
-        import tempfile
 
         self.folder.mkdir(parents=True, exist_ok=True)
         self.clean()
-        build = Path(tempfile.mkdtemp(prefix="b-", dir=self.folder))
+        # A ``b-*`` folder has its owner from the first instant (made aside, then renamed), and
+        # keeps it until it is live: one without an owner has been live, so a kill at any point
+        # leaves either a swept ``.tmp-<pid>-*`` or an abandoned build, never a "complete" one.
+        staging = private_dir(self.folder, ".tmp-")
+        build = self.folder / ("b-" + staging.name.rsplit("-", 1)[1])
         try:
-            (build / _OWNER).write_text(str(os.getpid()), encoding="utf-8")
+            (staging / _OWNER).write_text(str(os.getpid()), encoding="utf-8")
+            os.rename(staging, build)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        try:
             yield build
-            (build / _OWNER).unlink()
             write_text_atomic(self.pointer, build.name + "\n")
         except BaseException:
             shutil.rmtree(build, ignore_errors=True)
             self.remove_if_empty()
             raise
+        with contextlib.suppress(OSError):
+            (build / _OWNER).unlink()
         self.clean()
 
     def is_abandoned(self, build: Path) -> bool:
