@@ -284,9 +284,10 @@ class EditionStore:
         A first build in progress, or killed, is not damage: that edition was never stored.
         """
         folder = self.editions_dir / edition
-        if edition.startswith(".") or not folder.is_dir():
+        if edition.startswith(".") or not folder.is_dir() or self._current(edition) is not None:
             return False
-        return Slot(folder).is_damaged()
+        slot = Slot(folder)
+        return slot.current() is not None or slot.is_damaged()  # live but missing files, or lost
 
     def damaged(self) -> list[str]:
         """The editions whose folder is there but whose ``CURRENT`` names no complete build."""

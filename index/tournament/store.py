@@ -205,7 +205,10 @@ class DocumentStore:
         return sorted(
             p.name
             for p in folder.iterdir()
-            if p.is_dir() and not p.name.startswith(".") and Slot(p).is_damaged()
+            if p.is_dir()
+            and not p.name.startswith(".")
+            and self._current(kind, p.name) is None
+            and (Slot(p).current() is not None or Slot(p).is_damaged())
         )
 
     def remove(self, kind: str, edition: str) -> None:
