@@ -10,9 +10,11 @@ Two mechanisms, used by every store (CR editions, card snapshots, tournament doc
   (atomically, as above). A reader resolves ``CURRENT`` once and keeps using that build.
 
 A build that was abandoned (its process killed, the disk full) is a ``b-*`` folder that
-``CURRENT`` does not name and whose builder is gone; the next write to the same slot removes it.
-Builds that stop being current are kept a minute (:data:`STALE_SECONDS`), so that a search that
-opened one just before a rebuild can finish.
+``CURRENT`` does not name and whose builder is gone; the next write to the same slot (or to any
+slot beside it, :func:`clean_slots`) removes it. Builds that stop being current are kept a minute
+(:data:`STALE_SECONDS`), so that a search that opened one just before a rebuild can finish.
+Whatever is set aside (``.tmp-*``, ``.trash-*`` …) carries its process id in its name
+(:func:`private_dir`), so :func:`sweep` removes it as soon as that process is gone.
 """
 
 from __future__ import annotations
@@ -28,7 +30,11 @@ from typing import Any, BinaryIO
 __all__ = [
     "STALE_SECONDS",
     "Slot",
+    "clean_slots",
     "open_atomic",
+    "private_dir",
+    "private_prefix",
+    "sweep",
     "write_bytes_atomic",
     "write_json",
     "write_text_atomic",
@@ -50,7 +56,7 @@ def open_atomic(path: Path) -> Iterator[BinaryIO]:
     """
     import tempfile  # here, not at the top: reading the store (judge rule) never writes
 
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=private_prefix(".tmp-"), dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             yield fh
@@ -77,6 +83,66 @@ def write_json(path: Path, obj: Any) -> None:
     """Writes ``obj`` as compact UTF-8 JSON to a file of a build that is not yet live."""
     with path.open("w", encoding="utf-8") as fh:
         json.dump(obj, fh, ensure_ascii=False, separators=(",", ":"))
+
+
+def private_prefix(prefix: str) -> str:
+    """``prefix`` with this process's id: ``.tmp-1234-``, so that :func:`sweep` knows its owner."""
+    return f"{prefix}{os.getpid()}-"
+
+
+def private_dir(parent: Path, prefix: str) -> Path:
+    """A fresh folder in ``parent`` named ``<prefix><pid>-<random>``, for work set aside."""
+    import tempfile
+
+    return Path(tempfile.mkdtemp(prefix=private_prefix(prefix), dir=parent))
+
+
+def sweep(folder: Path, prefix: str) -> None:
+    """Removes what killed processes left in ``folder`` under ``prefix`` (files or folders).
+
+    A name made by :func:`private_prefix` goes as soon as its process is gone; one without a
+    process id (written by an older version) a minute after it was last changed.
+    """
+    import glob
+    import shutil
+
+    now = time.time()
+    try:
+        children = list(folder.glob(glob.escape(prefix) + "*"))
+    except OSError:
+        return
+    for child in children:
+        owner, _, rest = child.name[len(prefix) :].partition("-")
+        if rest and owner.isdigit():
+            if _pid_alive(int(owner)):
+                continue
+        else:
+            with contextlib.suppress(OSError):
+                if now - child.lstat().st_mtime <= STALE_SECONDS:
+                    continue
+        with contextlib.suppress(OSError):
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child, ignore_errors=True)
+            else:
+                child.unlink()
+
+
+def clean_slots(parent: Path) -> None:
+    """What killed writes left in a folder of slots (editions, documents of a kind, models).
+
+    Each slot is cleaned (:meth:`Slot.clean`), a slot whose only build was abandoned is removed,
+    and set-aside ``.tmp-*`` and ``.trash-*`` names of processes that are gone are swept.
+    """
+    try:
+        children = [c for c in parent.iterdir() if c.is_dir() and not c.name.startswith(".")]
+    except OSError:
+        return
+    for child in children:
+        slot = Slot(child)
+        slot.clean()
+        slot.remove_if_empty()
+    sweep(parent, ".tmp-")
+    sweep(parent, ".trash-")
 
 
 def _pid_alive(pid: int) -> bool:
@@ -125,20 +191,29 @@ class Slot:
         that was live stays live.
         """
         import shutil
-        import tempfile
 
         self.folder.mkdir(parents=True, exist_ok=True)
         self.clean()
-        build = Path(tempfile.mkdtemp(prefix="b-", dir=self.folder))
+        # A ``b-*`` folder has its owner from the first instant (made aside, then renamed), and
+        # keeps it until it is live: one without an owner has been live, so a kill at any point
+        # leaves either a swept ``.tmp-<pid>-*`` or an abandoned build, never a "complete" one.
+        staging = private_dir(self.folder, ".tmp-")
+        build = self.folder / ("b-" + staging.name.rsplit("-", 1)[1])
         try:
-            (build / _OWNER).write_text(str(os.getpid()), encoding="utf-8")
+            (staging / _OWNER).write_text(str(os.getpid()), encoding="utf-8")
+            os.rename(staging, build)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        try:
             yield build
-            (build / _OWNER).unlink()
             write_text_atomic(self.pointer, build.name + "\n")
         except BaseException:
             shutil.rmtree(build, ignore_errors=True)
             self.remove_if_empty()
             raise
+        with contextlib.suppress(OSError):
+            (build / _OWNER).unlink()
         self.clean()
 
     def is_abandoned(self, build: Path) -> bool:
@@ -175,10 +250,26 @@ class Slot:
                     shutil.rmtree(child, ignore_errors=True)
             except (OSError, ValueError):
                 continue
-        for child in self.folder.glob(".tmp-*"):
-            with contextlib.suppress(OSError):
-                if now - child.stat().st_mtime > STALE_SECONDS:
-                    child.unlink()
+        sweep(self.folder, ".tmp-")
+
+    def is_damaged(self) -> bool:
+        """Checks if the slot held a complete build that no longer answers.
+
+        ``CURRENT`` is there but names nothing usable, or a complete build (one without an
+        owner) is there with no ``CURRENT``. A build in progress, or one whose builder was killed,
+        is neither: nothing was stored yet.
+        """
+        if self.current() is not None:
+            return False
+        if self.pointer.exists():
+            return True
+        try:
+            children = list(self.folder.iterdir())
+        except OSError:
+            return False
+        return any(
+            c.name.startswith("b-") and c.is_dir() and not (c / _OWNER).exists() for c in children
+        )
 
     def remove_if_empty(self) -> None:
         """Removes the slot's folder if nothing is in it (a first build that failed)."""

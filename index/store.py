@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .atomic import Slot, write_json, write_text_atomic
+from .atomic import Slot, clean_slots, private_dir, sweep, write_json, write_text_atomic
+from .errors import StoreWriteError, os_reason
 
 if TYPE_CHECKING:
     from .model import Document
@@ -278,11 +279,15 @@ class EditionStore:
         raise NoEditionError(key, dates)
 
     def is_damaged(self, edition: str) -> bool:
-        """Checks if ``edition`` has a folder with builds but no complete build in use."""
+        """Checks if ``edition`` was stored but no complete build of it answers any more.
+
+        A first build in progress, or killed, is not damage: that edition was never stored.
+        """
         folder = self.editions_dir / edition
         if edition.startswith(".") or not folder.is_dir() or self._current(edition) is not None:
             return False
-        return any(p.name.startswith("b-") or p.name == "CURRENT" for p in folder.iterdir())
+        slot = Slot(folder)
+        return slot.current() is not None or slot.is_damaged()  # live but missing files, or lost
 
     def damaged(self) -> list[str]:
         """The editions whose folder is there but whose ``CURRENT`` names no complete build."""
@@ -450,6 +455,7 @@ class EditionStore:
         assert doc.edition is not None
         if not replace:
             self._check_replacement(doc, sha256)
+        clean_slots(self.editions_dir)  # builds of other editions killed before going live
         with Slot(self.editions_dir / doc.edition).new_build() as build:
             payload = document_to_data(doc, source, sha256)
             info = EditionInfo(
@@ -496,6 +502,7 @@ class EditionStore:
     def add_notes(self, name: str, text: str) -> None:
         """Stores a Markdown notes file (replacing one of the same name), atomically."""
         self.notes_dir.mkdir(parents=True, exist_ok=True)
+        sweep(self.notes_dir, ".tmp-")  # what a killed write left
         write_text_atomic(self.notes_dir / f"{name}.md", text)
 
     def notes(self) -> list[tuple[str, str]]:
@@ -513,28 +520,36 @@ class EditionStore:
         return sorted(p.stem for p in self.notes_dir.glob("*.md"))
 
     def remove_notes(self, name: str) -> None:
-        """Deletes stored notes by name. Raises :class:`NoNotesError` (never takes a path)."""
+        """Deletes stored notes by name. Raises :class:`NoNotesError` (never takes a path), or
+        :class:`~index.errors.StoreWriteError`."""
         names = self.notes_names()
         if name not in names:
             raise NoNotesError(name, names)
-        (self.notes_dir / f"{name}.md").unlink()
+        try:
+            (self.notes_dir / f"{name}.md").unlink()
+        except OSError as exc:
+            raise StoreWriteError(self.root, os_reason(exc)) from None
 
     def remove(self, edition: str) -> None:
-        """Deletes a stored edition, damaged or not. Raises :class:`NoEditionError`.
+        """Deletes a stored edition, damaged or not. Raises :class:`NoEditionError` or
+        :class:`~index.errors.StoreWriteError`.
 
         Only the name of a stored (or damaged) edition is accepted: never a path.
         """
         import shutil
-        import tempfile
 
         if edition not in self.dates() and edition not in self.damaged():
             raise NoEditionError(edition, self.dates(), purpose="remove")
         edition_dir = self.editions_dir / edition
-        trash = Path(tempfile.mkdtemp(prefix=".trash-", dir=self.editions_dir))
         try:
-            os.replace(edition_dir, trash / edition)
-        finally:
-            shutil.rmtree(trash, ignore_errors=True)
+            sweep(self.editions_dir, ".trash-")  # what a killed removal left
+            trash = private_dir(self.editions_dir, ".trash-")
+            try:
+                os.replace(edition_dir, trash / edition)
+            finally:
+                shutil.rmtree(trash, ignore_errors=True)
+        except OSError as exc:
+            raise StoreWriteError(self.root, os_reason(exc)) from None
 
 
 @dataclass

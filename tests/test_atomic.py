@@ -76,3 +76,29 @@ def test_an_empty_or_dangling_pointer_means_nothing_is_live(tmp_path: Path) -> N
     assert slot.current() is None
     write_text_atomic(slot.pointer, "../../etc\n")
     assert slot.current() is None
+
+
+def test_set_aside_names_go_once_their_process_is_gone(tmp_path: Path) -> None:
+    from index.atomic import clean_slots, private_dir
+
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    parent = tmp_path / "editions"
+    _fill(Slot(parent / "2030-01-01"), "one")
+    (parent / f".tmp-{dead}-abc").write_text("half", encoding="utf-8")
+    (parent / f".trash-{dead}-abc").mkdir()
+    (parent / ".tmp-legacy").write_text("recent, owner unknown", encoding="utf-8")
+    mine = private_dir(parent, ".trash-")
+    abandoned = parent / "2031-01-01" / "b-killed"
+    abandoned.mkdir(parents=True)
+    (abandoned / ".owner").write_text(dead, encoding="utf-8")
+    assert not Slot(parent / "2031-01-01").is_damaged()  # never stored, so not damaged
+    clean_slots(parent)
+    assert sorted(p.name for p in parent.iterdir()) == sorted(
+        [".tmp-legacy", mine.name, "2030-01-01"]
+    )
+    assert (parent / "2030-01-01" / "CURRENT").is_file()

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from ..atomic import Slot
+from ..atomic import Slot, private_prefix
 from ..fetch.errors import DownloadTimeoutError, FetchError, UnreachableError
 from ..fetch.http import DEFAULT_TIMEOUT, Downloaded, Progress, download_to, get
 from .errors import CardFileError, CardWriteError, OlderSnapshotError
@@ -208,8 +208,8 @@ def _downloaded(
     try:
         folder.mkdir(parents=True, exist_ok=True)
         Slot(folder).clean()  # what killed updates and imports left behind
-        # `.tmp-`: the name that clean-up removes, a minute after an update is killed mid-way.
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".download", dir=folder)
+        # `.tmp-<pid>-`: the name that clean-up removes once that process is gone.
+        fd, tmp = tempfile.mkstemp(prefix=private_prefix(".tmp-"), suffix=".download", dir=folder)
         with os.fdopen(fd, "w+b") as fh:
             done = download_to(
                 url,

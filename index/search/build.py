@@ -199,14 +199,16 @@ def build_cached_index(doc: Document, cache: Path, name: str, key: str | None = 
     index is built in a private folder and renamed into place, so readers never see half of it.
     """
     import shutil
-    import tempfile
+
+    from ..atomic import private_dir, sweep
 
     digest = key or document_hash(doc)[:16]
     final = cache / f"{name}-{digest}"
     if search_index_folder(final) is not None:
         return final
     cache.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=cache))
+    sweep(cache, f".{name}-")  # what a killed build left
+    tmp = private_dir(cache, f".{name}-")
     try:
         build_search_index(doc, tmp)
         try:

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import contextlib
 import shutil
-import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from ..atomic import private_dir, sweep
 
 if TYPE_CHECKING:
     from .models import InstalledModel, ModelStore
@@ -102,7 +103,8 @@ def read_sums(path: Path, name: str = HUB_NAME) -> dict[str, str]:
 def _download_folder(store: ModelStore) -> Iterator[Path]:
     """A private folder beside the models (one filesystem), removed whatever happens."""
     store.models_dir.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix=".download-", dir=store.models_dir))
+    sweep(store.models_dir, ".download-")  # what a killed install left
+    folder = private_dir(store.models_dir, ".download-")
     try:
         yield folder
     finally:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..atomic import Slot, write_json, write_text_atomic
+from ..atomic import Slot, clean_slots, write_json, write_text_atomic
 from .model import MODEL_FILE, REQUIRED_FILES, ModelLoadError
 
 if TYPE_CHECKING:
@@ -270,6 +270,7 @@ class ModelStore:
             if progress is not None:
                 progress(done, total)
 
+        clean_slots(self.models_dir)  # other imports killed before going live
         with Slot(self.models_dir / name).new_build() as build:
             hashes: dict[str, str] = {}
             for rel in files:

@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from index.atomic import Slot, write_json
+from index.atomic import Slot, clean_slots, private_dir, sweep, write_json
+from index.errors import StoreWriteError, os_reason
 
 from .kinds import KINDS
 
@@ -207,7 +208,7 @@ class DocumentStore:
             if p.is_dir()
             and not p.name.startswith(".")
             and self._current(kind, p.name) is None
-            and any(c.name.startswith("b-") or c.name == "CURRENT" for c in p.iterdir())
+            and (Slot(p).current() is not None or Slot(p).is_damaged())
         )
 
     def remove(self, kind: str, edition: str) -> None:
@@ -217,17 +218,20 @@ class DocumentStore:
         """
         import os
         import shutil
-        import tempfile
 
         # Compared with the names listed from the folder: "..", "/etc" or "a/b" are none.
         if kind not in KINDS or edition not in (*self.dates(kind), *self.damaged(kind)):
             raise NoDocumentError(kind, edition, self.dates(kind))
         folder = self.documents_dir / kind
-        trash = Path(tempfile.mkdtemp(prefix=".trash-", dir=folder))
         try:
-            os.replace(folder / edition, trash / edition)
-        finally:
-            shutil.rmtree(trash, ignore_errors=True)
+            sweep(folder, ".trash-")  # what a killed removal left
+            trash = private_dir(folder, ".trash-")
+            try:
+                os.replace(folder / edition, trash / edition)
+            finally:
+                shutil.rmtree(trash, ignore_errors=True)
+        except OSError as exc:
+            raise StoreWriteError(self.root, os_reason(exc)) from None
 
     def has(self, kind: str, edition: str) -> bool:
         """Checks if this edition of ``kind`` is stored (with a complete build)."""
@@ -385,6 +389,7 @@ class DocumentStore:
                     "parts": [p.heading for p in section.parts if p.heading],
                 }
             )
+        clean_slots(self.documents_dir / doc.kind)  # other builds killed before going live
         with Slot(self.documents_dir / doc.kind / doc.edition).new_build() as build:
             (build / "sections").mkdir()
             for group, rows in groups.items():
