@@ -104,13 +104,20 @@ def _combined(inputs: str, content: str) -> str:
 # --- building ---------------------------------------------------------------------------------
 
 
-def _write(ix: Any, docs: Iterable[dict[str, Any]], progress: Progress | None = None) -> None:
+def _write(
+    ix: Any,
+    docs: Iterable[dict[str, Any]],
+    progress: Progress | None = None,
+    *,
+    limitmb: int = 256,
+) -> None:
     from whoosh.writing import CLEAR
 
     pending = list(docs) if progress is not None else docs
     total = len(pending) if isinstance(pending, list) else 0
-    # One segment, written in one go: a full rebuild (CLEAR) with a large memory buffer.
-    with ix.writer(limitmb=256, procs=1) as w:
+    # One segment, written in one go: a full rebuild (CLEAR) with a memory buffer of
+    # ``limitmb`` (past it, whoosh spills sorted runs to disk and merges them at the end).
+    with ix.writer(limitmb=limitmb, procs=1) as w:
         w.mergetype = CLEAR
         for i, d in enumerate(pending, start=1):
             w.add_document(**d)
