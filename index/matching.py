@@ -364,27 +364,22 @@ V = TypeVar("V", bound=Numbered)
 
 
 def _step(
-    scheme: Scheme, pair_of: Callable[[V, V], Pairing], old: V, new: V, number: str
+    scheme: Scheme,
+    pair_of: Callable[[V, V], Pairing],
+    old: V,
+    new: V,
+    number: str,
+    *,
+    back: bool = False,
 ) -> tuple[str | None, bool]:
-    """Where ``number`` of ``old`` went in ``new`` (``None``: removed) and whether it changed."""
+    """Where ``number`` of ``old`` went in ``new`` (``None``: removed), or with ``back``, which
+    part of ``old`` became ``number`` of ``new`` (``None``: added); and whether it changed."""
     a, b = old.rules.get(number), new.rules.get(number)
     if a is not None and b is not None and scheme.is_same(a, b):
         return number, False
     m = pair_of(old, new)
-    target = m.forward.get(number)
-    return target, target is not None and m.is_changed(number)
-
-
-def _step_back(
-    scheme: Scheme, pair_of: Callable[[V, V], Pairing], old: V, new: V, number: str
-) -> tuple[str | None, bool]:
-    """Which part of ``old`` became ``number`` of ``new`` (``None``: added), and if it changed."""
-    a, b = old.rules.get(number), new.rules.get(number)
-    if a is not None and b is not None and scheme.is_same(a, b):
-        return number, False
-    m = pair_of(old, new)
-    source = m.backward.get(number)
-    return source, source is not None and m.is_changed(source)
+    found = (m.backward if back else m.forward).get(number)
+    return found, found is not None and m.is_changed(found if back else number)
 
 
 def follow(
@@ -404,7 +399,7 @@ def follow(
     current = number
     for i in range(start, 0, -1):
         old, new = docs[i - 1], docs[i]
-        source, changed = _step_back(scheme, pair_of, old, new, current)
+        source, changed = _step(scheme, pair_of, old, new, current, back=True)
         edition = new.edition or ""
         now = new.rules[current]
         if source is None:

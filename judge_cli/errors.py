@@ -153,7 +153,7 @@ _FETCHED = {
 
 def _fetch(error: Any) -> str:
     """A fetch error: what failed, then the next step for what was fetched (its ``purpose``)."""
-    if getattr(error, "purpose", "rules") == "model":
+    if error.purpose == "model":
         return _fetch_model(error)
     return _fetch_fetched(error)
 

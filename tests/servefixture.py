@@ -139,3 +139,19 @@ def fetch(
         return Answer(response.status, found, data)
     finally:
         conn.close()
+
+
+def cli_json(home: Path, argv: list[str]) -> Any:
+    """What ``judge ARGV`` prints as JSON, run in-process against ``home`` (it must succeed)."""
+    from click.testing import CliRunner
+
+    from judge_cli.cli import cli
+
+    result = CliRunner().invoke(cli, argv, env={"JUDGE_HOME": str(home)})
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def quoted(text: str) -> str:
+    """``text`` as one path segment of a URL."""
+    return urllib.parse.quote(text, safe="")

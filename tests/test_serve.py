@@ -16,14 +16,13 @@ import time
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from judge_cli.cli import cli
 
-from .servefixture import corpus_home, fetch, running
+from .servefixture import cli_json, corpus_home, fetch, quoted, running
 
 pytest.importorskip("starlette", reason="the serve extra is not installed")
 pytest.importorskip("uvicorn", reason="the serve extra is not installed")
@@ -43,16 +42,6 @@ def base(home: Path) -> Iterator[str]:
         yield url
 
 
-def _cli(home: Path, argv: list[str]) -> Any:
-    result = CliRunner().invoke(cli, argv, env={"JUDGE_HOME": str(home)})
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
-def _q(text: str) -> str:
-    return urllib.parse.quote(text, safe="")
-
-
 # (CLI arguments, the route that must answer the same JSON)
 SAME_JSON = [
     (["rule", "704.5j", "--json"], "/api/rule/704.5j"),
@@ -62,11 +51,11 @@ SAME_JSON = [
     (["rule", "601.2a-h", "--json"], "/api/rule/601.2a-h"),
     (["rule", "7", "--json"], "/api/rule/7"),
     (["rule", "704.5k", "-e", "2013-07-13", "--json"], "/api/rule/704.5k?edition=2013-07-13"),
-    (["define", "legend rules", "--json"], "/api/define/" + _q("legend rules")),
-    (["define", "phased out", "--json"], "/api/define/" + _q("phased out")),
-    (["define", "partner with [name]", "--json"], "/api/define/" + _q("partner with [name]")),
-    (["define", "legend/rule", "--json"], "/api/define/" + _q("legend/rule")),
-    (["define", "legnd rul", "--json"], "/api/define/" + _q("legnd rul")),
+    (["define", "legend rules", "--json"], "/api/define/" + quoted("legend rules")),
+    (["define", "phased out", "--json"], "/api/define/" + quoted("phased out")),
+    (["define", "partner with [name]", "--json"], "/api/define/" + quoted("partner with [name]")),
+    (["define", "legend/rule", "--json"], "/api/define/" + quoted("legend/rule")),
+    (["define", "legnd rul", "--json"], "/api/define/" + quoted("legnd rul")),
     (["define", "mana burn", "-e", "2013", "--json"], "/api/define/mana%20burn?edition=2013"),
     (["search", "legend rule", "--json"], "/api/search?q=legend+rule"),
     (["search", "legend rule", "--limit", "3", "--json"], "/api/search?q=legend+rule&limit=3"),
@@ -91,7 +80,7 @@ def test_every_api_route_answers_the_cli_json(
 ) -> None:
     answer = fetch(base, route)
     assert answer.status == 200, answer.body
-    assert answer.json() == _cli(home, argv)
+    assert answer.json() == cli_json(home, argv)
 
 
 @pytest.mark.parametrize(
@@ -108,7 +97,7 @@ def test_check_answers_the_cli_json(home: Path, base: str, argv: list[str], quer
             base, "/api/check" + query, method="POST", body=BOARD.read_bytes(), headers=headers
         )
         assert answer.status == 200, answer.body
-        assert answer.json() == _cli(home, argv)
+        assert answer.json() == cli_json(home, argv)
 
 
 def test_check_reads_json_and_markdown_boards(home: Path, base: str, tmp_path: Path) -> None:
@@ -124,7 +113,7 @@ def test_check_reads_json_and_markdown_boards(home: Path, base: str, tmp_path: P
         body=as_json,
         headers={"content-type": "application/json"},
     )
-    assert answer.json() == _cli(home, ["check", str(tmp_path / "board.json"), "--json"])
+    assert answer.json() == cli_json(home, ["check", str(tmp_path / "board.json"), "--json"])
     question = (
         "# Two Isamarus\n\nWhat happens?\n\n```yaml\n" + BOARD.read_text(encoding="utf-8") + "```\n"
     )
@@ -136,7 +125,7 @@ def test_check_reads_json_and_markdown_boards(home: Path, base: str, tmp_path: P
         body=question.encode(),
         headers={"content-type": "text/markdown"},
     )
-    assert answer.json() == _cli(home, ["check", str(tmp_path / "board.md"), "--json"])
+    assert answer.json() == cli_json(home, ["check", str(tmp_path / "board.md"), "--json"])
     assert answer.json()["question"] == "What happens?"
 
 

@@ -7,14 +7,11 @@ editions (without search indexes: a card needs only rule families) and our card 
 from __future__ import annotations
 
 import atexit
-import json
 import shutil
 import tempfile
 import threading
-import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -24,7 +21,7 @@ from judge_cli.cli import cli
 
 from .cardfixture import atomic, write_cards
 from .conftest import corpus_file
-from .servefixture import fetch, running
+from .servefixture import cli_json, fetch, quoted, running
 
 pytest.importorskip("starlette", reason="the serve extra is not installed")
 pytest.importorskip("uvicorn", reason="the serve extra is not installed")
@@ -55,21 +52,11 @@ def base(home: Path) -> Iterator[str]:
         yield url
 
 
-def _cli(home: Path, argv: list[str]) -> Any:
-    result = CliRunner().invoke(cli, argv, env={"JUDGE_HOME": str(home)})
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
 def _cli_error(home: Path, argv: list[str]) -> str:
     result = CliRunner().invoke(cli, argv, env={"JUDGE_HOME": str(home)})
     assert result.exit_code == 1, result.output
     (line,) = [x for x in result.stderr.splitlines() if x.startswith("Error: ")]
     return line[len("Error: ") :]
-
-
-def _q(text: str) -> str:
-    return urllib.parse.quote(text, safe="")
 
 
 # (the names given to `judge card`, its other arguments, the route that must answer the same)
@@ -78,11 +65,11 @@ SAME_JSON = [
     (["darksteel citadel"], ["-e", "2013-07-13"],
      "/api/card/darksteel%20citadel?edition=2013-07-13"),
     (["Darksteel Citadel"], ["-e", "sample"], "/api/card/Darksteel%20Citadel?edition=sample"),
-    (["insectile aberration"], [], "/api/card/" + _q("insectile aberration")),
+    (["insectile aberration"], [], "/api/card/" + quoted("insectile aberration")),
     (["Delver of Secrets // Insectile Aberration"], [],
-     "/api/card/" + _q("Delver of Secrets // Insectile Aberration")),
+     "/api/card/" + quoted("Delver of Secrets // Insectile Aberration")),
     (["Fire // Ice"], [], "/api/card/Fire%20//%20Ice"),  # the slashes left as they are
-    (["lim-dul’s vault"], [], "/api/card/" + _q("lim-dul’s vault")),
+    (["lim-dul’s vault"], [], "/api/card/" + quoted("lim-dul’s vault")),
     (["thrun the last troll"], [], "/api/card/thrun%20the%20last%20troll"),
     (["Platnum Angel"], [], "/api/card/Platnum%20Angel"),  # a misspelling, answered
     (["brutal"], [], "/api/card/brutal"),  # a unique prefix
@@ -99,7 +86,7 @@ def test_the_card_route_answers_the_cli_json(
 ) -> None:
     answer = fetch(base, route)
     assert answer.status == 200, answer.body
-    assert answer.json() == _cli(home, ["card", *names, *args, "--json"])
+    assert answer.json() == cli_json(home, ["card", *names, *args, "--json"])
 
 
 def test_rules_come_from_the_edition_asked_for(base: str) -> None:
@@ -177,7 +164,7 @@ def test_many_clients_at_once_all_answer_right(base: str) -> None:
     def client(index: int) -> None:
         for i in range(25):
             name = list(expected)[(index + i) % len(expected)]
-            answer = fetch(base, "/api/card/" + _q(name))
+            answer = fetch(base, "/api/card/" + quoted(name))
             if answer.json() != expected[name]:
                 wrong.append(name)
 

@@ -7,18 +7,15 @@ on the same folder, errors included.
 
 from __future__ import annotations
 
-import json
-import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from judge_cli.cli import cli
 
-from .servefixture import fetch, running
+from .servefixture import cli_json, fetch, quoted, running
 
 pytest.importorskip("starlette", reason="the serve extra is not installed")
 pytest.importorskip("uvicorn", reason="the serve extra is not installed")
@@ -50,29 +47,19 @@ def base(home: Path) -> Iterator[str]:
         yield url
 
 
-def _cli(home: Path, argv: list[str]) -> Any:
-    result = CliRunner().invoke(cli, argv, env={"JUDGE_HOME": str(home)})
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
-def _q(text: str) -> str:
-    return urllib.parse.quote(text, safe="")
-
-
 # (CLI arguments, the route that must answer the same JSON)
 SAME_JSON = [
     (["ipg", "2.1", "--json"], "/api/ipg/2.1"),
     (["ipg", "2", "--json"], "/api/ipg/2"),
-    (["ipg", "missed", "trigger", "--json"], "/api/ipg/" + _q("missed trigger")),
-    (["ipg", "missd trigger", "--json"], "/api/ipg/" + _q("missd trigger")),
-    (["ipg", "2.1", "2.2", "--json"], "/api/ipg/" + _q("2.1 2.2")),
+    (["ipg", "missed", "trigger", "--json"], "/api/ipg/" + quoted("missed trigger")),
+    (["ipg", "missd trigger", "--json"], "/api/ipg/" + quoted("missd trigger")),
+    (["ipg", "2.1", "2.2", "--json"], "/api/ipg/" + quoted("2.1 2.2")),
     (["ipg", "2.1", "--cr-edition", "2030-03-01", "--json"], "/api/ipg/2.1?cr_edition=2030-03-01"),
     (["mtr", "2.1", "--json"], "/api/mtr/2.1"),
     (["mtr", "appendix b", "--json"], "/api/mtr/appendix%20b"),
     (["mtr", "2.1", "--edition", "2030-06-02", "--json"], "/api/mtr/2.1?edition=2030-06-02"),
     (["jar", "--json"], "/api/jar"),
-    (["jar", "common", "issues", "--json"], "/api/jar/" + _q("common issues")),
+    (["jar", "common", "issues", "--json"], "/api/jar/" + quoted("common issues")),
     (["editions", "--json"], "/api/editions"),
     (["diff", "--doc", "mtr", "--json"], "/api/diff?doc=mtr"),
     (["diff", "--doc", "mtr", "appendix b", "--from", "2030", "--json"],
@@ -89,7 +76,7 @@ def test_every_document_route_answers_the_cli_json(
 ) -> None:
     answer = fetch(base, route)
     assert answer.status == 200, answer.body
-    assert answer.json() == _cli(home, argv)
+    assert answer.json() == cli_json(home, argv)
 
 
 def _cli_error(home: Path, argv: list[str], code: int = 1) -> str:
@@ -102,7 +89,7 @@ def _cli_error(home: Path, argv: list[str], code: int = 1) -> str:
 # (CLI arguments, the route, the route's status)
 SAME_ERROR = [
     (["ipg", "9.9", "--json"], "/api/ipg/9.9", 404),
-    (["ipg", "flying carpet", "--json"], "/api/ipg/" + _q("flying carpet"), 404),
+    (["ipg", "flying carpet", "--json"], "/api/ipg/" + quoted("flying carpet"), 404),
     (["ipg", "2.1", "--edition", "1999", "--json"], "/api/ipg/2.1?edition=1999", 404),
     (["ipg", "2.1", "--cr-edition", "1999", "--json"], "/api/ipg/2.1?cr_edition=1999", 404),
     (["mtr", "2.1", "--digital", "--json"], "/api/mtr/2.1?digital=true", 404),
