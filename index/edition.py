@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .model import Document, Rule, XRefs
     from .numbers import RuleRef
     from .search import Searcher, SearchResults
+    from .semantic.forked import Child
     from .semantic.searching import SemanticSearch
     from .store import EditionInfo
     from .warm import SearcherPool
@@ -167,6 +168,7 @@ class Edition:
         self._glossary: Glossary | None = None
         self._searchers: SearcherPool | None = None
         self._semantic: SemanticSearch | None = None
+        self._forked = False
         self._cards: CardNames | None = None
         self._cards_looked_for = False
 
@@ -389,12 +391,17 @@ class Edition:
         pooled = self._searchers is not None
         extras = extra_indexes(self, where.sources, where.documents, every=pooled)
         status = self.semantic_status(scope) if semantic else "off"
+        child = self._fork_for(folder, query) if status == "current" else None
         cards = self.card_names()
         if self._searchers is None:
-            with Searcher.open(
-                folder, notes, edition=self.date, cards=cards, extras=extras
-            ) as searcher:
-                found = self._search_with(searcher, folder, query, limit, scope, status)
+            try:
+                with Searcher.open(
+                    folder, notes, edition=self.date, cards=cards, extras=extras
+                ) as searcher:
+                    found = self._search_with(searcher, folder, query, limit, scope, status, child)
+            finally:
+                if child is not None:
+                    child.close()
         else:
             with self._searchers.borrow(folder, notes, self.date, extras) as searcher:
                 searcher.cards = cards
@@ -402,13 +409,32 @@ class Edition:
         found.edition = self.date
         return found
 
+    def _fork_for(self, folder: Path, query: str) -> Child | None:
+        """The first re-ranked search of a one-shot process: the model's part in a child
+        (:mod:`index.semantic.forked`), started before whoosh is imported; else ``None``."""
+        if self._searchers is not None or self._forked:
+            return None  # kept warm, or a second search: the model is loaded here, once
+        from .semantic.forked import start
+
+        self._forked = True
+        return start(self.semantic, folder, query)
+
     def _search_with(
-        self, searcher: Searcher, folder: Path, query: str, limit: int, scope: str, status: str
-    ) -> SearchResults:
+        self, searcher: Searcher, folder: Path, query: str, limit: int, scope: str, status: str,
+        child: Child | None = None,
+    ) -> SearchResults:  # fmt: skip
         if status == "current":
             from .semantic import ModelLoadError, NoModelError, VectorsError
 
             try:
+                if child is not None:
+                    from .semantic.forked import forked_search
+
+                    fast = forked_search(
+                        self.semantic, searcher, query, folder, child, limit, scope
+                    )
+                    if fast is not None:
+                        return fast  # else the child died, hung or answered something else
                 return self.semantic.search(searcher, query, folder, limit=limit, scope=scope)
             except (ModelLoadError, NoModelError, VectorsError) as exc:
                 # A damaged model or vectors file must not stop a search: search alone answers.

@@ -149,6 +149,11 @@ class SemanticSearch:
 
         return cls(ModelStore(root), warm=warm)
 
+    @property
+    def loaded(self) -> bool:
+        """Checks if the model is loaded in this process (a search needs no more than a query)."""
+        return self._model is not None
+
     def installed(self) -> InstalledModel | None:
         """The active model, looked up once (``None``: none is installed)."""
         with self._lock:

@@ -1,0 +1,367 @@
+"""The re-rank of a one-shot search, its model work done in a forked child beside whoosh.
+
+A cold ``judge search`` with the re-rank pays for numpy, onnxruntime, the model's session,
+the vectors and the question's embedding (~270 ms) on top of whoosh and the lexical search
+(~125 ms): too much one after the other. :func:`start` forks, before whoosh is imported, a
+child that does all of the model's part and sends back the cosine of the question with every
+document (packed float32, in the vectors' order), while the parent searches;
+:func:`forked_search` then combines the two in pure Python, exactly as
+:func:`~index.semantic.searching.reranked_search` does with numpy (same ids, order and
+scores: the same float64 operations in the same order).
+
+The child's errors come back as data and are raised in the parent as the same library errors
+(:class:`~index.semantic.ModelLoadError`, :class:`~index.semantic.VectorsError`,
+:class:`~index.semantic.SemanticUnavailableError`). A child that dies, hangs past its
+deadline or answers something else (another question, other vectors) makes
+:func:`forked_search` return ``None``: the caller re-ranks in process, as before. The child is
+always reaped (:meth:`Child.close`). Only a process that would load the model itself gains:
+:func:`start` declines (``None``) where there is no ``fork``, when numpy or onnxruntime are
+already imported, when other threads run (a fork copies only the calling thread), and for a
+kept-warm (server) re-rank or a model already loaded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import heapq
+import json
+import os
+import struct
+import sys
+import time
+from array import array
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .reranking import ADD, CARDS_WEIGHT, DEPTH, WEIGHT, H, _rescored
+
+if TYPE_CHECKING:
+    from ..search import Searcher, SearchResult, SearchResults
+    from .models import InstalledModel
+    from .searching import SemanticSearch
+
+__all__ = ["TIMEOUT", "Answer", "Child", "forked_search", "rerank_with", "start"]
+
+TIMEOUT = 10.0
+"""Seconds from the fork after which a child that has not answered is given up (and killed):
+it takes ~0.3 s on an idle machine, several times that on a busy one."""
+_FRAME = struct.Struct("<I")
+
+
+@dataclasses.dataclass(frozen=True)
+class Answer:
+    """What the child sends back: the question it embedded and its cosines."""
+
+    question: str
+    model: str
+    """The digest of the model the vectors were made with (the child checked it is its own)."""
+    ids: int
+    """How many documents the vectors hold (the length of ``similarities``)."""
+    similarities: Sequence[float]
+    """The cosine of the question with each document, in the vectors' ``ids`` order."""
+
+
+def question_of(query: str) -> str:
+    """The text of ``query`` the re-rank embeds: a pasted post's question, else the query."""
+    from ..search.pasted import find_question, is_pasted
+
+    return (find_question(query) if is_pasted(query) else None) or query
+
+
+def can_fork() -> bool:
+    """Checks if a child would gain anything and can be forked safely (see the module)."""
+    import threading
+
+    return (
+        hasattr(os, "fork")
+        and "numpy" not in sys.modules
+        and "onnxruntime" not in sys.modules
+        and threading.active_count() == 1
+    )
+
+
+def start(semantic: SemanticSearch, folder: Path, query: str) -> Child | None:
+    """Forks the child that embeds ``query`` against ``folder``'s vectors, or ``None``.
+
+    ``None`` when it would not pay (see :func:`can_fork`), for a kept-warm re-rank
+    (``semantic.warm``), when the model is loaded already or none is installed.
+    """
+    if semantic.warm or semantic.loaded or not can_fork():
+        return None
+    installed = semantic.installed()
+    if installed is None:
+        return None
+    read, write = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read)
+        os.close(write)
+        return None
+    if pid == 0:  # the child: never returns
+        os.close(read)
+        _child(write, installed, semantic.threads, folder, query)
+    os.close(write)
+    return Child(pid, read, time.monotonic() + TIMEOUT)
+
+
+def _child(fd: int, installed: InstalledModel, threads: int, folder: Path, query: str) -> None:
+    """Does the model's part, writes the answer to ``fd`` and exits (status 0, else 1)."""
+    status = 1
+    try:
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it quietly
+        # The parent owns the terminal: nothing the runtime logs may reach it.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        data = _answer(installed, threads, folder, query)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        status = 0
+    except BaseException:  # anything else: the parent re-ranks in process
+        pass
+    finally:
+        os._exit(status)
+
+
+def _answer(installed: InstalledModel, threads: int, folder: Path, query: str) -> bytes:
+    """The framed answer: a JSON head (or the error, as data), then the float32 cosines."""
+    from .model import ModelLoadError, SemanticUnavailableError
+    from .reranking import _question_vector
+    from .vectors import VectorsError, load_vectors
+
+    head: dict[str, Any]
+    payload = b""
+    try:
+        # The order of SemanticSearch.search: the vectors, then the model.
+        vectors = load_vectors(folder)
+        model = installed.load(threads=threads, prepack=False)
+        if vectors.model != model.digest:
+            raise RuntimeError("the vectors were made with another model")  # see _child
+        question = question_of(query)
+        sims = vectors.similarities(_question_vector(model, question))
+        payload = sims.astype("<f4").tobytes()
+        head = {"question": question, "model": vectors.model, "ids": len(vectors.ids)}
+    except VectorsError as exc:
+        head = {"error": "vectors", "path": str(exc.path), "reason": exc.reason}
+    except ModelLoadError as exc:
+        head = {"error": "model", "folder": str(exc.folder), "file": exc.file, "reason": exc.reason}
+    except SemanticUnavailableError as exc:
+        head = {"error": "unavailable", "package": exc.package}
+    raw = json.dumps(head).encode()
+    return _FRAME.pack(len(raw)) + raw + payload
+
+
+class Child:
+    """A forked child at work: :meth:`answer` once, :meth:`close` always (it reaps it)."""
+
+    def __init__(self, pid: int, fd: int, deadline: float) -> None:
+        self.pid = pid
+        self._fd = fd
+        self.deadline = deadline
+        """When (``time.monotonic()``) :meth:`answer` gives up."""
+        self._reaped = False
+
+    def answer(self) -> Answer | None:
+        """The child's answer; ``None`` if it died, hung or sent garbage; raises its errors.
+
+        Raises :class:`~index.semantic.ModelLoadError`, :class:`~index.semantic.VectorsError`
+        or :class:`~index.semantic.SemanticUnavailableError` as the in-process path would.
+        """
+        data = self._read()
+        self.close()
+        if data is None or len(data) < _FRAME.size:
+            return None
+        (length,) = _FRAME.unpack_from(data)
+        try:
+            head = json.loads(data[_FRAME.size : _FRAME.size + length])
+            if not isinstance(head, dict):
+                return None
+            _raise_error(head)
+            sims = array("f")
+            sims.frombytes(data[_FRAME.size + length :])
+            if sys.byteorder != "little":
+                sims.byteswap()
+            if len(sims) != head["ids"]:
+                return None
+            return Answer(str(head["question"]), str(head["model"]), int(head["ids"]), sims)
+        except (UnicodeDecodeError, ValueError, KeyError, TypeError):
+            return None
+
+    def _read(self) -> bytes | None:
+        """Everything the child wrote until it closed the pipe, or ``None`` past the deadline."""
+        import select
+
+        chunks: list[bytes] = []
+        while True:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                return None
+            try:
+                ready, _, _ = select.select([self._fd], [], [], left)
+                if not ready:
+                    return None
+                chunk = os.read(self._fd, 1 << 16)
+            except InterruptedError:  # pragma: no cover  (retried by Python since 3.5)
+                continue
+            except OSError:
+                return None
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+
+    def close(self) -> None:
+        """Kills the child if it still runs and reaps it (no zombie is left)."""
+        if self._reaped:
+            return
+        self._reaped = True
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+        try:
+            done, _ = os.waitpid(self.pid, os.WNOHANG)
+            if done == 0:
+                import signal
+
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+        except ChildProcessError:  # reaped by someone else (a test's handler)
+            pass
+
+
+def _raise_error(head: dict[str, Any]) -> None:
+    """Raises the library error a child sent as data (none: nothing)."""
+    from .model import ModelLoadError, SemanticUnavailableError
+    from .vectors import VectorsError
+
+    kind = head.get("error")
+    if kind == "vectors":
+        raise VectorsError(Path(head["path"]), str(head["reason"]))
+    if kind == "model":
+        raise ModelLoadError(Path(head["folder"]), str(head["file"]), str(head["reason"]))
+    if kind == "unavailable":
+        raise SemanticUnavailableError(str(head["package"]))
+    if kind is not None:
+        raise ValueError(kind)
+
+
+def rerank_with(
+    similarities: Sequence[float],
+    ids: Sequence[str],
+    pool: Sequence[H],
+    *,
+    weight: float = WEIGHT,
+    depth: int = DEPTH,
+    add: int = ADD,
+    keep: int = 0,
+    make: Callable[[str], H | None] | None = None,
+) -> list[H]:
+    """:func:`~index.semantic.rerank` of ``pool`` given the question's cosines, in pure Python.
+
+    ``similarities[i]`` is the cosine with document ``ids[i]``. Every step is the float64
+    operation :func:`~index.semantic.rerank` does with numpy, in the same order, and ties
+    keep the same order (stable sorts), so the results are the same to the last bit.
+    """
+    head, body, tail = pool[:keep], list(pool[keep : keep + depth]), pool[keep + depth :]
+    if not body and (make is None or add <= 0):
+        return list(pool)
+    position = {rid: i for i, rid in enumerate(ids)}
+    seen = {h.id for h in pool}
+    added: list[H] = []
+    if make is not None and add > 0:
+        # heapq.nsmallest is sorted(...)[:n]: ties in index order, as a stable argsort.
+        nearest = heapq.nsmallest(add + len(seen), range(len(ids)), key=lambda i: -similarities[i])
+        for i in nearest:
+            rid = ids[i]
+            if rid in seen:
+                continue
+            made = make(rid)
+            if made is not None:
+                added.append(made)
+                seen.add(rid)
+            if len(added) >= add:
+                break
+    candidates = body + added
+    lexical = [max(h.score, 0.0) for h in body] + [0.0] * len(added)
+    best = max(lexical) if lexical else 0.0
+    if best > 0:
+        lexical = [x / best for x in lexical]
+    where = [position.get(h.id) for h in candidates]
+    known = [similarities[i] for i in where if i is not None]
+    low = min(known) if known else 0.0
+    cos = [similarities[i] if i is not None else low for i in where]
+    bottom = min(cos) if cos else 0.0
+    spread = max(cos) - bottom if cos else 0.0
+    cos = [(c - bottom) / spread for c in cos] if spread > 0 else [0.0] * len(cos)
+    combined = [(1.0 - weight) * x + weight * c for x, c in zip(lexical, cos, strict=True)]
+    ranked = []
+    for j in sorted(range(len(combined)), key=lambda j: -combined[j]):
+        w = where[j]
+        raw = float(similarities[w]) if w is not None else None
+        lex = float(body[j].score) if j < len(body) else None
+        ranked.append(_rescored(candidates[j], combined[j], raw, lex))
+    return [*head, *ranked, *tail]
+
+
+def forked_search(
+    semantic: SemanticSearch,
+    searcher: Searcher,
+    query: str,
+    folder: Path,
+    child: Child,
+    limit: int = 10,
+    scope: str = "all",
+) -> SearchResults | None:
+    """:meth:`SemanticSearch.search <index.semantic.searching.SemanticSearch.search>` with the
+    child's cosines (the same results, the model's name from ``semantic``).
+
+    Searches while the child works, then combines. ``None`` when the child gave nothing
+    usable (see :meth:`Child.answer`) or answered for other vectors than ``folder``'s now:
+    re-rank in process then. Raises the child's errors (see :meth:`Child.answer`).
+    """
+    from .searching import CURRENT
+    from .vectors import read_header
+
+    found = searcher.search(query, limit=max(limit, DEPTH), scope=scope)
+    bare_number = found.jumped and found.pinned >= len(found.results)
+    if bare_number or (not found.results and found.suggestions):
+        # As reranked_search: the model has nothing to add (and is not waited for).
+        child.close()
+        found.results = found.results[:limit]
+        return found
+    answer = child.answer()
+    header = read_header(folder)
+    if answer is None or header is None or answer.question != (found.searched or query):
+        return None
+    ids = header.get("ids")
+    if header.get("model") != answer.model or not isinstance(ids, list) or len(ids) != answer.ids:
+        return None  # the vectors were replaced meanwhile
+
+    def make(doc_id: str) -> SearchResult | None:
+        return searcher.find_record(doc_id, scope)
+
+    keep = found.pinned
+    weight = CARDS_WEIGHT if found.cards else WEIGHT
+    ranked = rerank_with(
+        answer.similarities, ids, found.results, weight=weight, keep=keep, make=make
+    )
+    shown = ranked[:keep]
+    for hit in ranked[keep:limit]:
+        if hit.similarity is None and hit.lexical_score is None:
+            hit = dataclasses.replace(hit, score=0.0, lexical_score=hit.score)
+        shown.append(hit)
+    found.results = shown
+    installed = semantic.installed()
+    found.semantic = {
+        "model": installed.name if installed is not None else None,
+        "digest": answer.model[:12],
+        "weight": weight,
+        "depth": DEPTH,
+        "add": ADD,
+    }
+    found.semantic_status = CURRENT
+    return found
