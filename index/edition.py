@@ -380,6 +380,21 @@ class Edition:
         only the rulings, :class:`~index.tournament.store.NoDocumentError` or
         :class:`~index.cards.errors.NoCardStoreError` when none is stored.
         """
+        # The model's part of a one-shot re-rank starts first, beside all the rest.
+        child = self._fork_for(scope) if semantic else None
+        try:
+            status = self.semantic_status(scope) if semantic else "off"
+            if child is not None and status != "current":
+                child.close()
+                child = None
+            return self._search(query, limit, scope, status, child)
+        finally:
+            if child is not None:
+                child.close()
+
+    def _search(
+        self, query: str, limit: int, scope: str, status: str, child: Child | None
+    ) -> SearchResults:
         from .extras import extra_indexes
         from .search import Searcher, get_scope
 
@@ -390,18 +405,12 @@ class Edition:
         # lends the same Searchers to every scope (a Searcher reads only what the scope names).
         pooled = self._searchers is not None
         extras = extra_indexes(self, where.sources, where.documents, every=pooled)
-        status = self.semantic_status(scope) if semantic else "off"
-        child = self._fork_for(folder, query) if status == "current" else None
         cards = self.card_names()
         if self._searchers is None:
-            try:
-                with Searcher.open(
-                    folder, notes, edition=self.date, cards=cards, extras=extras
-                ) as searcher:
-                    found = self._search_with(searcher, folder, query, limit, scope, status, child)
-            finally:
-                if child is not None:
-                    child.close()
+            with Searcher.open(
+                folder, notes, edition=self.date, cards=cards, extras=extras
+            ) as searcher:
+                found = self._search_with(searcher, folder, query, limit, scope, status, child)
         else:
             with self._searchers.borrow(folder, notes, self.date, extras) as searcher:
                 searcher.cards = cards
@@ -409,15 +418,16 @@ class Edition:
         found.edition = self.date
         return found
 
-    def _fork_for(self, folder: Path, query: str) -> Child | None:
+    def _fork_for(self, scope: str) -> Child | None:
         """The first re-ranked search of a one-shot process: the model's part in a child
         (:mod:`index.semantic.forked`), started before whoosh is imported; else ``None``."""
-        if self._searchers is not None or self._forked:
+        if self._searchers is not None or self._forked or self.date is None:
             return None  # kept warm, or a second search: the model is loaded here, once
         from .semantic.forked import start
 
         self._forked = True
-        return start(self.semantic, folder, query)
+        folder = self.path
+        return start(self.semantic, folder, scope) if folder is not None else None
 
     def _search_with(
         self, searcher: Searcher, folder: Path, query: str, limit: int, scope: str, status: str,

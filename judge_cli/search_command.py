@@ -90,9 +90,12 @@ def search(
     """
     text = " ".join(query)
     ed = open_edition(edition)
-    if not lexical:
-        _prepare_vectors(ed, scope)
+    # Searched first: a one-shot re-rank starts its model work before anything else.
     found = ed.search(text, limit=limit, scope=scope, semantic=not lexical)
+    if found.semantic_status in _STALE:
+        _prepare_vectors(ed, scope)
+        if ed.semantic_status(scope) == "current":  # embedded just now: searched again
+            found = ed.search(text, limit=limit, scope=scope)
     emit(as_json, found.to_json(), lambda: _markdown(found, text, ed))
     _hint_once(ed, found.semantic_status)
 

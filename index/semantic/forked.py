@@ -2,22 +2,25 @@
 
 A cold ``judge search`` with the re-rank pays for numpy, onnxruntime, the model's session,
 the vectors and the question's embedding (~270 ms) on top of whoosh and the lexical search
-(~125 ms): too much one after the other. :func:`start` forks, before whoosh is imported, a
-child that does all of the model's part and sends back the cosine of the question with every
-document (packed float32, in the vectors' order), while the parent searches;
-:func:`forked_search` then combines the two in pure Python, exactly as
-:func:`~index.semantic.searching.reranked_search` does with numpy (same ids, order and
-scores: the same float64 operations in the same order).
+(~125 ms): too much one after the other. :func:`start` forks, first thing in a search (before
+whoosh is imported, after cheap checks only), a child that imports numpy and onnxruntime and
+loads the model and the vectors while the parent checks the re-rank's status and searches;
+the parent then sends the text to embed (the question search read: a pasted post's, see
+:attr:`~index.search.SearchResults.searched`) and the child sends back its cosine with every
+document (packed float32, in the vectors' order). :func:`forked_search` combines the two in
+pure Python (:func:`rerank_with`), exactly as
+:func:`~index.semantic.searching.reranked_search` does with numpy: the same ids, order and
+scores, since every step is the same float64 operation in the same order.
 
 The child's errors come back as data and are raised in the parent as the same library errors
 (:class:`~index.semantic.ModelLoadError`, :class:`~index.semantic.VectorsError`,
 :class:`~index.semantic.SemanticUnavailableError`). A child that dies, hangs past its
-deadline or answers something else (another question, other vectors) makes
-:func:`forked_search` return ``None``: the caller re-ranks in process, as before. The child is
-always reaped (:meth:`Child.close`). Only a process that would load the model itself gains:
-:func:`start` declines (``None``) where there is no ``fork``, when numpy or onnxruntime are
-already imported, when other threads run (a fork copies only the calling thread), and for a
-kept-warm (server) re-rank or a model already loaded.
+deadline (:data:`TIMEOUT`) or sends garbage makes :func:`forked_search` return ``None``: the
+caller re-ranks in process, as before. The child is always reaped (:meth:`Child.close`).
+Only a process that would load the model itself gains: :func:`start` declines (``None``)
+where there is no ``fork``, when numpy or onnxruntime are already imported, when other
+threads run (a fork copies only the calling thread), and for a kept-warm (server) re-rank
+or a model already loaded.
 """
 
 from __future__ import annotations
@@ -39,8 +42,9 @@ from .reranking import ADD, CARDS_WEIGHT, DEPTH, WEIGHT, H, _rescored
 
 if TYPE_CHECKING:
     from ..search import Searcher, SearchResult, SearchResults
-    from .models import InstalledModel
+    from .model import Encoder
     from .searching import SemanticSearch
+    from .vectors import Vectors
 
 __all__ = ["TIMEOUT", "Answer", "Child", "forked_search", "rerank_with", "start"]
 
@@ -52,22 +56,14 @@ _FRAME = struct.Struct("<I")
 
 @dataclasses.dataclass(frozen=True)
 class Answer:
-    """What the child sends back: the question it embedded and its cosines."""
+    """What the child sends back: the question's cosines with every document."""
 
-    question: str
     model: str
     """The digest of the model the vectors were made with (the child checked it is its own)."""
     ids: int
     """How many documents the vectors hold (the length of ``similarities``)."""
     similarities: Sequence[float]
     """The cosine of the question with each document, in the vectors' ``ids`` order."""
-
-
-def question_of(query: str) -> str:
-    """The text of ``query`` the re-rank embeds: a pasted post's question, else the query."""
-    from ..search.pasted import find_question, is_pasted
-
-    return (find_question(query) if is_pasted(query) else None) or query
 
 
 def can_fork() -> bool:
@@ -82,32 +78,41 @@ def can_fork() -> bool:
     )
 
 
-def start(semantic: SemanticSearch, folder: Path, query: str) -> Child | None:
-    """Forks the child that embeds ``query`` against ``folder``'s vectors, or ``None``.
+def start(semantic: SemanticSearch, folder: Path, scope: str = "all") -> Child | None:
+    """Forks the child that loads the model and ``folder``'s vectors, or returns ``None``.
 
-    ``None`` when it would not pay (see :func:`can_fork`), for a kept-warm re-rank
-    (``semantic.warm``), when the model is loaded already or none is installed.
+    Only cheap checks come first (the extra's packages, a models folder, a vectors file), so
+    that the child starts early; the caller checks the re-rank's status meanwhile and closes
+    the child if it is not ``current``. ``None`` also when forking would not pay (see
+    :func:`can_fork`), for a kept-warm re-rank (``semantic.warm``), a model already loaded
+    and a scope without vectors.
     """
-    if semantic.warm or semantic.loaded or not can_fork():
+    from . import is_available
+    from .searching import _RERANKED_SCOPES
+    from .vectors import FILE
+
+    if semantic.warm or semantic.loaded or scope not in _RERANKED_SCOPES or not can_fork():
         return None
-    installed = semantic.installed()
-    if installed is None:
+    if not (semantic.store.models_dir.is_dir() and (folder / FILE).is_file() and is_available()):
         return None
+    ask_read, ask_write = os.pipe()
     read, write = os.pipe()
     try:
         pid = os.fork()
     except OSError:
-        os.close(read)
-        os.close(write)
+        for fd in (ask_read, ask_write, read, write):
+            os.close(fd)
         return None
     if pid == 0:  # the child: never returns
+        os.close(ask_write)
         os.close(read)
-        _child(write, installed, semantic.threads, folder, query)
+        _child(ask_read, write, semantic, folder)
+    os.close(ask_read)
     os.close(write)
-    return Child(pid, read, time.monotonic() + TIMEOUT)
+    return Child(pid, ask_write, read, time.monotonic() + TIMEOUT)
 
 
-def _child(fd: int, installed: InstalledModel, threads: int, folder: Path, query: str) -> None:
+def _child(ask: int, fd: int, semantic: SemanticSearch, folder: Path) -> None:
     """Does the model's part, writes the answer to ``fd`` and exits (status 0, else 1)."""
     status = 1
     try:
@@ -118,7 +123,7 @@ def _child(fd: int, installed: InstalledModel, threads: int, folder: Path, query
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
         os.dup2(devnull, 2)
-        data = _answer(installed, threads, folder, query)
+        data = _answer(ask, semantic, folder)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
@@ -129,24 +134,66 @@ def _child(fd: int, installed: InstalledModel, threads: int, folder: Path, query
         os._exit(status)
 
 
-def _answer(installed: InstalledModel, threads: int, folder: Path, query: str) -> bytes:
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 16):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _loaded(semantic: SemanticSearch, folder: Path) -> tuple[Vectors, Encoder]:
+    """The vectors (decoded) and the model, loading in parallel; errors in the in-process
+    order: the vectors file, the model, the vectors' data."""
+    import threading
+
+    import numpy  # noqa: F401  (first: onnxruntime imports it, and the decoding needs it)
+
+    from .models import NoModelError
+    from .vectors import load_vectors
+
+    vectors = load_vectors(folder)
+    decoded: list[BaseException | None] = []
+
+    def decode() -> None:
+        try:
+            vectors._decode()
+            decoded.append(None)
+        except BaseException as exc:  # raised below, after the model's
+            decoded.append(exc)
+
+    # numpy releases the GIL while it decodes: the session is made meanwhile.
+    worker = threading.Thread(target=decode)
+    worker.start()
+    try:
+        installed = semantic.installed()
+        if installed is None:
+            raise NoModelError(None, [])
+        model = installed.load(threads=semantic.threads, prepack=False)
+    finally:
+        worker.join()
+    if decoded and decoded[0] is not None:
+        raise decoded[0]
+    return vectors, model
+
+
+def _answer(ask: int, semantic: SemanticSearch, folder: Path) -> bytes:
     """The framed answer: a JSON head (or the error, as data), then the float32 cosines."""
     from .model import ModelLoadError, SemanticUnavailableError
     from .reranking import _question_vector
-    from .vectors import VectorsError, load_vectors
+    from .vectors import VectorsError
 
     head: dict[str, Any]
     payload = b""
     try:
-        # The order of SemanticSearch.search: the vectors, then the model.
-        vectors = load_vectors(folder)
-        model = installed.load(threads=threads, prepack=False)
+        vectors, model = _loaded(semantic, folder)
         if vectors.model != model.digest:
             raise RuntimeError("the vectors were made with another model")  # see _child
-        question = question_of(query)
+        question = _read_all(ask).decode("utf-8")
+        if not question:
+            raise RuntimeError("no question")  # the parent did not need the re-rank
         sims = vectors.similarities(_question_vector(model, question))
         payload = sims.astype("<f4").tobytes()
-        head = {"question": question, "model": vectors.model, "ids": len(vectors.ids)}
+        head = {"model": vectors.model, "ids": len(vectors.ids)}
     except VectorsError as exc:
         head = {"error": "vectors", "path": str(exc.path), "reason": exc.reason}
     except ModelLoadError as exc:
@@ -160,19 +207,29 @@ def _answer(installed: InstalledModel, threads: int, folder: Path, query: str) -
 class Child:
     """A forked child at work: :meth:`answer` once, :meth:`close` always (it reaps it)."""
 
-    def __init__(self, pid: int, fd: int, deadline: float) -> None:
+    def __init__(self, pid: int, ask: int, fd: int, deadline: float) -> None:
         self.pid = pid
+        self._ask = ask
         self._fd = fd
         self.deadline = deadline
         """When (``time.monotonic()``) :meth:`answer` gives up."""
         self._reaped = False
 
-    def answer(self) -> Answer | None:
-        """The child's answer; ``None`` if it died, hung or sent garbage; raises its errors.
+    def answer(self, question: str) -> Answer | None:
+        """The cosines of ``question``; ``None`` if the child died, hung or sent garbage.
 
         Raises :class:`~index.semantic.ModelLoadError`, :class:`~index.semantic.VectorsError`
         or :class:`~index.semantic.SemanticUnavailableError` as the in-process path would.
         """
+        try:
+            view = memoryview(question.encode("utf-8"))
+            while view:  # a question is far shorter than a pipe's buffer: this does not block
+                view = view[os.write(self._ask, view) :]
+            os.close(self._ask)
+            self._ask = -1
+        except OSError:  # the child is gone (EPIPE)
+            self.close()
+            return None
         data = self._read()
         self.close()
         if data is None or len(data) < _FRAME.size:
@@ -189,7 +246,7 @@ class Child:
                 sims.byteswap()
             if len(sims) != head["ids"]:
                 return None
-            return Answer(str(head["question"]), str(head["model"]), int(head["ids"]), sims)
+            return Answer(str(head["model"]), int(head["ids"]), sims)
         except (UnicodeDecodeError, ValueError, KeyError, TypeError):
             return None
 
@@ -207,8 +264,6 @@ class Child:
                 if not ready:
                     return None
                 chunk = os.read(self._fd, 1 << 16)
-            except InterruptedError:  # pragma: no cover  (retried by Python since 3.5)
-                continue
             except OSError:
                 return None
             if not chunk:
@@ -220,8 +275,10 @@ class Child:
         if self._reaped:
             return
         self._reaped = True
-        with contextlib.suppress(OSError):
-            os.close(self._fd)
+        for fd in (self._ask, self._fd):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
         try:
             done, _ = os.waitpid(self.pid, os.WNOHANG)
             if done == 0:
@@ -333,9 +390,9 @@ def forked_search(
         child.close()
         found.results = found.results[:limit]
         return found
-    answer = child.answer()
+    answer = child.answer(found.searched or query)
     header = read_header(folder)
-    if answer is None or header is None or answer.question != (found.searched or query):
+    if answer is None or header is None:
         return None
     ids = header.get("ids")
     if header.get("model") != answer.model or not isinstance(ids, list) or len(ids) != answer.ids:
