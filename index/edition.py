@@ -375,7 +375,9 @@ class Edition:
         With ``semantic`` (the default), the results are re-ranked by meaning when the semantic
         extra and a model are installed and this edition's vectors are current (see
         :mod:`index.semantic.searching`); the results' ``semantic_status`` says whether they
-        were and why not. Raises :class:`~index.search.QuerySyntaxError` for a query that
+        were and why not. In a process that has not loaded the model, the first re-ranked
+        search loads it in a child process while it searches (:mod:`index.semantic.forked`),
+        with the same results. Raises :class:`~index.search.QuerySyntaxError` for a query that
         cannot be searched, and, for a scope that searches only the tournament documents or
         only the rulings, :class:`~index.tournament.store.NoDocumentError` or
         :class:`~index.cards.errors.NoCardStoreError` when none is stored.

@@ -248,3 +248,40 @@ def test_judge_search_through_the_child(real_home: Path) -> None:
     data = json.loads(out.stdout)
     assert data["semantic"]["model"] == "all-MiniLM-L6-v2"
     assert "704.5f" in [r["id"] for r in data["results"][:5]]
+
+
+def test_no_child_where_it_would_not_pay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from index.edition import open_edition
+    from index.search import build_search_index
+    from index.semantic import ModelStore, forked
+    from index.semantic.searching import SemanticSearch
+
+    from .test_semantic_search import _semantic
+
+    store = EditionStore(tmp_path)
+    store.add_bytes(MINI.read_bytes(), MINI.name, extra=build_search_index)
+    ed = open_edition(None, store=store)
+    enc = FakeEncoder()
+    ed._semantic = _semantic(tmp_path, enc)
+    assert ed.build_vectors() is True
+    folder = ed.path
+    assert folder is not None
+    assert "numpy" in sys.modules and forked.can_fork() is False  # numpy is paid for already
+
+    def no_fork() -> int:
+        raise AssertionError("forked")
+
+    monkeypatch.setattr(forked, "can_fork", lambda: True)
+    monkeypatch.setattr(os, "fork", no_fork)
+    (tmp_path / "models").mkdir(exist_ok=True)
+    assert forked.start(ed.semantic, folder) is None  # the (fake) model is loaded here
+    assert forked.start(SemanticSearch(ModelStore(tmp_path), warm=True), folder) is None
+    cold = SemanticSearch(ModelStore(tmp_path))
+    assert forked.start(cold, folder, "documents") is None  # a scope without vectors
+    assert forked.start(cold, tmp_path / "nowhere") is None  # no vectors
+    with pytest.raises(AssertionError, match="forked"):
+        forked.start(cold, folder)  # but here it would fork
+    ed.keep_warm()
+    found = ed.search("creature toughness zero graveyard")
+    assert found.semantic_status == "current" and enc.calls > 0
+    ed.close()
