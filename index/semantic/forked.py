@@ -222,12 +222,14 @@ class Child:
         or :class:`~index.semantic.SemanticUnavailableError` as the in-process path would.
         """
         try:
+            # A question (5,000 characters at most) fits a pipe's buffer: never wait on it.
+            os.set_blocking(self._ask, False)
             view = memoryview(question.encode("utf-8"))
-            while view:  # a question is far shorter than a pipe's buffer: this does not block
+            while view:
                 view = view[os.write(self._ask, view) :]
             os.close(self._ask)
             self._ask = -1
-        except OSError:  # the child is gone (EPIPE)
+        except OSError:  # the child is gone (EPIPE), or the pipe is full (EAGAIN)
             self.close()
             return None
         data = self._read()
@@ -256,9 +258,8 @@ class Child:
 
         chunks: list[bytes] = []
         while True:
-            left = self.deadline - time.monotonic()
-            if left <= 0:
-                return None
+            # Past the deadline, what the child has written already is still read.
+            left = max(0.0, self.deadline - time.monotonic())
             try:
                 ready, _, _ = select.select([self._fd], [], [], left)
                 if not ready:
