@@ -432,9 +432,15 @@ class Edition:
         return start(self.semantic, folder, scope) if folder is not None else None
 
     def _search_with(
-        self, searcher: Searcher, folder: Path, query: str, limit: int, scope: str, status: str,
+        self,
+        searcher: Searcher,
+        folder: Path,
+        query: str,
+        limit: int,
+        scope: str,
+        status: str,
         child: Child | None = None,
-    ) -> SearchResults:  # fmt: skip
+    ) -> SearchResults:
         if status == "current":
             from .semantic import ModelLoadError, NoModelError, VectorsError
 
