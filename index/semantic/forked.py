@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .reranking import ADD, CARDS_WEIGHT, DEPTH, WEIGHT, H, _rescored
+from .reranking import ADD, CARDS_WEIGHT, DEPTH, WEIGHT, H, combine
 
 if TYPE_CHECKING:
     from ..search import Searcher, SearchResult, SearchResults
@@ -320,49 +320,29 @@ def rerank_with(
 ) -> list[H]:
     """:func:`~index.semantic.rerank` of ``pool`` given the question's cosines, in pure Python.
 
-    ``similarities[i]`` is the cosine with document ``ids[i]``. Every step is the float64
-    operation :func:`~index.semantic.rerank` does with numpy, in the same order, and ties
-    keep the same order (stable sorts), so the results are the same to the last bit.
+    ``similarities[i]`` is the cosine with document ``ids[i]``. Both share
+    :func:`~index.semantic.reranking.combine`; only the nearest documents are found without
+    numpy (ties in index order, as numpy's stable sort), so the results are the same to the
+    last bit.
     """
-    head, body, tail = pool[:keep], list(pool[keep : keep + depth]), pool[keep + depth :]
-    if not body and (make is None or add <= 0):
-        return list(pool)
     position = {rid: i for i, rid in enumerate(ids)}
-    seen = {h.id for h in pool}
-    added: list[H] = []
-    if make is not None and add > 0:
+
+    def nearest(n: int) -> list[str]:
         # heapq.nsmallest is sorted(...)[:n]: ties in index order, as a stable argsort.
-        nearest = heapq.nsmallest(add + len(seen), range(len(ids)), key=lambda i: -similarities[i])
-        for i in nearest:
-            rid = ids[i]
-            if rid in seen:
-                continue
-            made = make(rid)
-            if made is not None:
-                added.append(made)
-                seen.add(rid)
-            if len(added) >= add:
-                break
-    candidates = body + added
-    lexical = [max(h.score, 0.0) for h in body] + [0.0] * len(added)
-    best = max(lexical) if lexical else 0.0
-    if best > 0:
-        lexical = [x / best for x in lexical]
-    where = [position.get(h.id) for h in candidates]
-    known = [similarities[i] for i in where if i is not None]
-    low = min(known) if known else 0.0
-    cos = [similarities[i] if i is not None else low for i in where]
-    bottom = min(cos) if cos else 0.0
-    spread = max(cos) - bottom if cos else 0.0
-    cos = [(c - bottom) / spread for c in cos] if spread > 0 else [0.0] * len(cos)
-    combined = [(1.0 - weight) * x + weight * c for x, c in zip(lexical, cos, strict=True)]
-    ranked = []
-    for j in sorted(range(len(combined)), key=lambda j: -combined[j]):
-        w = where[j]
-        raw = float(similarities[w]) if w is not None else None
-        lex = float(body[j].score) if j < len(body) else None
-        ranked.append(_rescored(candidates[j], combined[j], raw, lex))
-    return [*head, *ranked, *tail]
+        closest = heapq.nsmallest(n, range(len(ids)), key=lambda i: -similarities[i])
+        return [ids[i] for i in closest]
+
+    return combine(
+        similarities,
+        position,
+        nearest,
+        pool,
+        weight=weight,
+        depth=depth,
+        add=add,
+        keep=keep,
+        make=make,
+    )
 
 
 def forked_search(

@@ -13,14 +13,14 @@ are flat from 0.7 to 0.9 (success@5 0.473), ours fall past 0.7 (recall@5 0.860 a
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, SupportsFloat, TypeVar
 
 if TYPE_CHECKING:
     from .model import Encoder
     from .vectors import Vectors
 
-__all__ = ["ADD", "CARDS_WEIGHT", "DEPTH", "WEIGHT", "Hit", "rerank"]
+__all__ = ["ADD", "CARDS_WEIGHT", "DEPTH", "WEIGHT", "Hit", "combine", "rerank"]
 
 WEIGHT = 0.7
 """The share of the cosine in the new score."""
@@ -48,6 +48,12 @@ class Hit(Protocol):
 
 
 H = TypeVar("H", bound=Hit)
+
+
+class Cosines(Protocol):
+    """The question's cosine with each stored document, by position (a numpy array, a list)."""
+
+    def __getitem__(self, position: int, /) -> SupportsFloat: ...
 
 
 def _question_vector(model: Encoder, question: str) -> Any:
@@ -92,15 +98,53 @@ def rerank(
 
     if vectors.model != model.digest:
         raise ValueError("the vectors were made with another model")
+    if not pool[keep : keep + depth] and (make is None or add <= 0):
+        return list(pool)
+    sims = vectors.similarities(_question_vector(model, question))
+
+    def nearest(n: int) -> list[str]:
+        return [vectors.ids[int(i)] for i in np.argsort(-sims, kind="stable")[:n]]
+
+    return combine(
+        sims,
+        vectors.position,
+        nearest,
+        pool,
+        weight=weight,
+        depth=depth,
+        add=add,
+        keep=keep,
+        make=make,
+    )
+
+
+def combine(
+    similarities: Cosines,
+    position: Mapping[str, int],
+    nearest: Callable[[int], Sequence[str]],
+    pool: Sequence[H],
+    *,
+    weight: float = WEIGHT,
+    depth: int = DEPTH,
+    add: int = ADD,
+    keep: int = 0,
+    make: Callable[[str], H | None] | None = None,
+) -> list[H]:
+    """:func:`rerank`'s scoring, given the question's cosines (in pure Python).
+
+    ``similarities[i]`` is the question's cosine with the document at ``position[id]``;
+    ``nearest(n)`` gives the ids of the ``n`` closest documents, closest first (ties in position
+    order). Each step is one float64 operation on a few dozen candidates, in a fixed order, so
+    whoever computed the cosines (numpy here, a forked child's packed floats in
+    :mod:`.forked`) gets the same scores to the last bit.
+    """
     head, body, tail = pool[:keep], list(pool[keep : keep + depth]), pool[keep + depth :]
     if not body and (make is None or add <= 0):
         return list(pool)
-    sims = vectors.similarities(_question_vector(model, question))
     seen = {h.id for h in pool}
     added: list[H] = []
     if make is not None and add > 0:
-        for i in np.argsort(-sims, kind="stable")[: add + len(seen)]:
-            rid = vectors.ids[int(i)]
+        for rid in nearest(add + len(seen)):
             if rid in seen:
                 continue
             made = make(rid)
@@ -110,21 +154,22 @@ def rerank(
             if len(added) >= add:
                 break
     candidates = body + added
-    lexical = np.array([max(h.score, 0.0) for h in body] + [0.0] * len(added), dtype=np.float64)
-    best = lexical.max() if len(lexical) else 0.0
-    lexical = lexical / best if best > 0 else lexical
-    where = [vectors.position.get(h.id) for h in candidates]
-    known = [float(sims[i]) for i in where if i is not None]
+    lexical = [max(h.score, 0.0) for h in body] + [0.0] * len(added)
+    best = max(lexical) if lexical else 0.0
+    if best > 0:
+        lexical = [x / best for x in lexical]
+    where = [position.get(h.id) for h in candidates]
+    known = [float(similarities[i]) for i in where if i is not None]
     low = min(known) if known else 0.0
-    cos = np.array([float(sims[i]) if i is not None else low for i in where], dtype=np.float64)
-    spread = cos.max() - cos.min() if len(cos) else 0.0
-    cos = (cos - cos.min()) / spread if spread > 0 else np.zeros_like(cos)
-    combined = (1.0 - weight) * lexical + weight * cos
-    order = np.argsort(-combined, kind="stable")
+    cos = [float(similarities[i]) if i is not None else low for i in where]
+    bottom = min(cos) if cos else 0.0
+    spread = max(cos) - bottom if cos else 0.0
+    cos = [(c - bottom) / spread for c in cos] if spread > 0 else [0.0] * len(cos)
+    combined = [(1.0 - weight) * x + weight * c for x, c in zip(lexical, cos, strict=True)]
     ranked = []
-    for i in order:
-        j = int(i)
-        raw = float(sims[where[j]]) if where[j] is not None else None
+    for j in sorted(range(len(combined)), key=lambda j: -combined[j]):
+        w = where[j]
+        raw = float(similarities[w]) if w is not None else None
         lex = float(body[j].score) if j < len(body) else None
-        ranked.append(_rescored(candidates[j], float(combined[j]), raw, lex))
+        ranked.append(_rescored(candidates[j], combined[j], raw, lex))
     return [*head, *ranked, *tail]
