@@ -140,7 +140,8 @@ def document_from_data(data: dict[str, Any]) -> Document:
     """Rebuilds a :class:`Document` from :func:`document_to_data` output."""
     from glossary.entry import GlossaryEntry, ParseProblem
 
-    from .model import Document, Rule, Section
+    from .model import Document, Rule
+    from .section import Section
 
     doc = Document(
         edition=data["edition"],
