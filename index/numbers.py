@@ -75,7 +75,12 @@ class RuleNumber(FrozenRecord):
     def __init__(
         self, section: int, rule: int | None = None, sub: int | None = None, letters: str = ""
     ) -> None:
-        self._init(section, rule, sub, letters)
+        # Unrolled, not FrozenRecord._init: numbers are made by the thousand.
+        init = object.__setattr__
+        init(self, "section", section)
+        init(self, "rule", rule)
+        init(self, "sub", sub)
+        init(self, "letters", letters)
 
     @classmethod
     def from_match(cls, m: re.Match[str]) -> RuleNumber:

@@ -9,6 +9,7 @@ as a dataclass's do.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, ClassVar
 
 __all__ = ["FrozenRecord", "Record"]
@@ -23,14 +24,27 @@ class _Fields:
     _hidden: ClassVar[tuple[str, ...]] = ()
     """Fields kept out of ``repr`` and equality (caches)."""
 
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self._fields if name not in self._hidden)
+    @staticmethod
+    def _values(obj: Any) -> tuple[Any, ...]:
+        """The compared fields' values, as a tuple (each class sets its own: see below)."""
+        return ()
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        compared = [name for name in cls._fields if name not in cls._hidden]
+        if not compared:
+            return
+        # An attrgetter, as equality and hashing are hot (rule numbers key dictionaries); of
+        # one name it returns the value itself, not a 1-tuple.
+        getter = operator.attrgetter(*compared)
+        values = getter if len(compared) > 1 else lambda obj: (getter(obj),)
+        cls._values = staticmethod(values)  # type: ignore[method-assign,assignment]
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        assert isinstance(other, _Fields)
-        return self._values() == other._values()
+        values = self._values
+        return values(self) == values(other)
 
     def __repr__(self) -> str:
         shown = ", ".join(
@@ -52,7 +66,7 @@ class FrozenRecord(_Fields):
     __slots__ = ()
 
     def __hash__(self) -> int:
-        return hash(self._values())
+        return hash(self._values(self))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"cannot assign to field {name!r}")
