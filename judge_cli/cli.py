@@ -81,12 +81,30 @@ LAZY_COMMANDS = {
 }
 
 
+def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """What click's ``version_option`` prints: ``judge, version 0.1.0``."""
+    if not value or ctx.resilient_parsing:
+        return
+    import importlib.metadata
+
+    click.echo(f"judge, version {importlib.metadata.version('judge-cli')}", color=ctx.color)
+    ctx.exit()
+
+
 @click.group(
     cls=LazyGroup,
     lazy=LAZY_COMMANDS,
     context_settings=CONTEXT_SETTINGS,
 )
-@click.version_option(package_name="judge-cli", prog_name="judge")
+# Not click.version_option: it asks gettext for its help text at import (see Command).
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show the version and exit.",
+)
 def cli() -> None:
     """Offline reference for the Magic: The Gathering Comprehensive Rules.
 
