@@ -8,6 +8,7 @@ rule runs past z). Letters are not arithmetic: later editions skip l and o, so r
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -191,12 +192,16 @@ class RuleRef(FrozenRecord):
         return f"{start}-{end}"
 
 
-_PREFIX_RE = re.compile(r"^(?:rules?|sections?|cr|§)\s*", re.IGNORECASE)
-_REF_RE = re.compile(
-    r"(?P<start>\d{3}(?:\.\d+[a-z]{0,2})?|\d)"
-    r"(?:\s*[" + DASHES + r"]\s*(?P<end>\d{3}(?:\.\d+[a-z]{0,2})?|[a-z]{1,2}|\d))?"
-    r"(?P<period>\.)?"
-)
+@functools.cache
+def _ref_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    # Compiled on first use: a bare number ("704.5j", what is usually typed) needs neither.
+    prefix_re = re.compile(r"^(?:rules?|sections?|cr|§)\s*", re.IGNORECASE)
+    ref_re = re.compile(
+        r"(?P<start>\d{3}(?:\.\d+[a-z]{0,2})?|\d)"
+        r"(?:\s*[" + DASHES + r"]\s*(?P<end>\d{3}(?:\.\d+[a-z]{0,2})?|[a-z]{1,2}|\d))?"
+        r"(?P<period>\.)?"
+    )
+    return prefix_re, ref_re
 
 
 def range_end(start: RuleNumber, end_text: str) -> RuleNumber:
@@ -221,8 +226,14 @@ def parse_rule_ref(text: str) -> RuleRef:
 
     A trailing period means the rule alone, without its subrules.
     """
-    cleaned = _PREFIX_RE.sub("", text.strip()).strip().lower()
-    m = _REF_RE.fullmatch(cleaned)
+    stripped = text.strip()
+    if stripped[:1].isdigit():  # no prefix: perhaps a bare number, read as the pattern would
+        bare = _NUMBER_RE.fullmatch(stripped.lower())
+        if bare is not None:
+            return RuleRef(RuleNumber.from_match(bare))
+    prefix_re, ref_re = _ref_patterns()
+    cleaned = prefix_re.sub("", stripped).strip().lower()
+    m = ref_re.fullmatch(cleaned)
     if m is None:
         raise InvalidRuleReferenceError(f"invalid rule reference: {_quoted(text)}")
     start = parse_rule_number(m.group("start"))

@@ -118,7 +118,8 @@ def _parse_refs(refs: tuple[str, ...]) -> list[Any]:
     from index.numbers import parse_rule_ref
 
     joined = " ".join(refs).replace(",", " ")
-    joined = re.sub(r"\s*([-\u2013\u2014])\s*", r"\1", joined)
+    if any(dash in joined for dash in "-\u2013\u2014"):  # a range: its dash joins its ends
+        joined = re.sub(r"\s*([-\u2013\u2014])\s*", r"\1", joined)
     words = [w for w in joined.split() if w.lower() not in ("rule", "rules", "and")]
     return [parse_rule_ref(word) for word in words]
 

@@ -114,26 +114,35 @@ def prepare_streams() -> None:
             stream.reconfigure(errors="judge-plain")
 
 
-_ESCAPE_RE = re.compile(r"([\\`*\[\]<>#|])")
-_UNESCAPE_RE = re.compile(r"\\([\\`*\[\]<>#|_.+=-])")
+# Each pattern is tried only on text holding the characters it looks for: most rule text holds
+# none, and compiling a pattern costs more than a one-shot command's every check (re caches it).
+_ESCAPABLE = frozenset("\\`*[]<>#|")
+_ESCAPE = r"([\\`*\[\]<>#|])"
+_UNESCAPE = r"\\([\\`*\[\]<>#|_.+=-])"
 
 
 def escape(text: str) -> str:
     """Escapes rule text for our Markdown, keeping ``_italics_`` (the 2009–2014 files use them)."""
-    return _ESCAPE_RE.sub(r"\\\1", text)
+    if _ESCAPABLE.isdisjoint(text):
+        return text
+    return re.sub(_ESCAPE, r"\\\1", text)
 
 
 def _strip_inline(text: str) -> str:
-    text = re.sub(r"(?<![\\\w])\*\*(.+?)\*\*", r"\1", text)
-    text = re.sub(r"(?<![\\\w])_(\S(?:.*?\S)?)_(?!\w)", r"\1", text)
-    return _UNESCAPE_RE.sub(r"\1", text)
+    if "**" in text:
+        text = re.sub(r"(?<![\\\w])\*\*(.+?)\*\*", r"\1", text)
+    if "_" in text:
+        text = re.sub(r"(?<![\\\w])_(\S(?:.*?\S)?)_(?!\w)", r"\1", text)
+    if "\\" in text:
+        text = re.sub(_UNESCAPE, r"\1", text)
+    return text
 
 
 def to_plain(markdown: str) -> str:
     """Plain text for our Markdown subset: markers dropped, escapes undone, no wrapping."""
     out: list[str] = []
     for line in markdown.split("\n"):
-        m = re.match(r"^(#{1,6})\s+(.*)$", line)
+        m = re.match(r"^(#{1,6})\s+(.*)$", line) if line.startswith("#") else None
         if m:
             line = m.group(2)
         elif line.startswith("> "):
