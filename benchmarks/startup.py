@@ -12,10 +12,12 @@ is printed after it, as it swings much less when others share the machine.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from _common import ROOT, median_ms, newest_corpus_file
@@ -67,6 +69,46 @@ def _time(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     return wall, usage.ru_utime + usage.ru_stime
 
 
+@contextlib.contextmanager
+def prepared_trees(
+    before_commit: str, cr_file: str
+) -> Iterator[tuple[Path, dict[str, dict[str, str]]]]:
+    """A scratch folder holding ``before_commit`` checked out, and each tree's environment.
+
+    Yields ``(scratch, {"before": env, "now": env})``: each tree compiled, with its own data
+    folder (``scratch/home-before``, ``scratch/home-now``) built by its own ``judge index build``.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        before = Path(tmp) / "before"
+        subprocess.run(
+            [
+                "git",
+                "-C",
+                str(ROOT),
+                "worktree",
+                "add",
+                "-q",
+                "--detach",
+                str(before),
+                before_commit,
+            ],
+            check=True,
+        )
+        try:
+            envs = {}
+            for name, tree in {"before": before, "now": ROOT}.items():
+                home = str(Path(tmp) / f"home-{name}")
+                envs[name] = _env(tree, home)
+                for package in ("glossary", "index", "judge_cli"):
+                    compileall = [sys.executable, "-m", "compileall", "-q", str(tree / package)]
+                    subprocess.run(compileall, env=envs[name], check=True, capture_output=True)
+                build = [sys.executable, "-m", "judge_cli", "index", "build", cr_file]
+                subprocess.run(build, env=envs[name], check=True, capture_output=True)
+            yield Path(tmp), envs
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before)])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file", nargs="?", help="CR file (default: newest in the corpus)")
@@ -74,51 +116,34 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
     path = args.file or str(newest_corpus_file())
-    with tempfile.TemporaryDirectory() as tmp:
-        before = Path(tmp) / "before"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(before), args.before],
-            check=True,
-        )
-        try:
-            trees = {"before": before, "now": ROOT}
-            envs = {}
-            for name, tree in trees.items():
-                home = str(Path(tmp) / f"home-{name}")
-                envs[name] = _env(tree, home)
-                for package in ("glossary", "index", "judge_cli"):
-                    compileall = [sys.executable, "-m", "compileall", "-q", str(tree / package)]
-                    subprocess.run(compileall, env=envs[name], check=True, capture_output=True)
-                build = [sys.executable, "-m", "judge_cli", "index", "build", path]
-                subprocess.run(build, env=envs[name], check=True, capture_output=True)
-            search_dir = next((Path(tmp) / "home-now" / "editions").glob("*/b-*/search"))
-            # The index itself is the build that search/CURRENT names (a versioned slot).
-            current = search_dir / "CURRENT"
-            if current.is_file():
-                search_dir = search_dir / current.read_text(encoding="utf-8").strip()
-            cases: list[tuple[str, str, list[str]]] = [
-                ("baseline", 'python -c "import click"', [sys.executable, "-c", "import click"]),
-                (
-                    "baseline",
-                    "bare whoosh query",
-                    [sys.executable, "-c", BARE_WHOOSH, str(search_dir)],
-                ),
-            ]
-            for argv in COMMANDS:
-                for name in trees:
-                    cases.append((name, " ".join(argv), [sys.executable, "-m", "judge_cli", *argv]))
-            times: dict[tuple[str, str], list[float]] = {}
-            cpu_times: dict[tuple[str, str], list[float]] = {}
-            for _ in range(args.runs + 1):  # the first round warms the disk cache: dropped
-                for tree, label, argv in cases:
-                    env = envs["now"] if tree == "baseline" else envs[tree]
-                    wall, cpu = _time(argv, env)
-                    times.setdefault((tree, label), []).append(wall)
-                    cpu_times.setdefault((tree, label), []).append(cpu)
-            med = {key: median_ms(values[1:]) for key, values in times.items()}
-            cpu_med = {key: median_ms(values[1:]) for key, values in cpu_times.items()}
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before)])
+    with prepared_trees(args.before, path) as (tmp, envs):
+        trees = ("before", "now")
+        search_dir = next((tmp / "home-now" / "editions").glob("*/b-*/search"))
+        # The index itself is the build that search/CURRENT names (a versioned slot).
+        current = search_dir / "CURRENT"
+        if current.is_file():
+            search_dir = search_dir / current.read_text(encoding="utf-8").strip()
+        cases: list[tuple[str, str, list[str]]] = [
+            ("baseline", 'python -c "import click"', [sys.executable, "-c", "import click"]),
+            (
+                "baseline",
+                "bare whoosh query",
+                [sys.executable, "-c", BARE_WHOOSH, str(search_dir)],
+            ),
+        ]
+        for argv in COMMANDS:
+            for name in trees:
+                cases.append((name, " ".join(argv), [sys.executable, "-m", "judge_cli", *argv]))
+        times: dict[tuple[str, str], list[float]] = {}
+        cpu_times: dict[tuple[str, str], list[float]] = {}
+        for _ in range(args.runs + 1):  # the first round warms the disk cache: dropped
+            for tree, label, argv in cases:
+                env = envs["now"] if tree == "baseline" else envs[tree]
+                wall, cpu = _time(argv, env)
+                times.setdefault((tree, label), []).append(wall)
+                cpu_times.setdefault((tree, label), []).append(cpu)
+        med = {key: median_ms(values[1:]) for key, values in times.items()}
+        cpu_med = {key: median_ms(values[1:]) for key, values in cpu_times.items()}
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"median of {args.runs} runs; before = {args.before}, now = this tree; load {load}")
     _table(med)
