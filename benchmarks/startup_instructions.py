@@ -41,7 +41,8 @@ def main() -> None:
     path = args.file or str(newest_corpus_file())
     with prepared_trees(args.before, path) as (_, envs):
         for env in envs.values():  # one run each first: byte code written, caches filled
-            subprocess.run([sys.executable, "-m", "judge_cli", "--help"], env=env, check=True)
+            warm = [sys.executable, "-m", "judge_cli", "--help"]
+            subprocess.run(warm, env=env, check=True, capture_output=True)
         click = instructions([sys.executable, "-c", "import click"], envs["now"])
         counts = {
             (name, " ".join(argv)): instructions([sys.executable, "-m", "judge_cli", *argv], env)
