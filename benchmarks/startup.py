@@ -43,6 +43,9 @@ with ix.searcher() as s:
 
 
 def _env(tree: Path, home: str) -> dict[str, str]:
+    # PYTHONPATH names the tree, and every run starts in it (cwd=env["PYTHONPATH"]): python -m
+    # and -c put the working folder first on sys.path, so a run started in this checkout would
+    # import this tree whatever PYTHONPATH says.
     env = dict(os.environ, JUDGE_HOME=home, PYTHONPATH=str(tree))
     env.pop("NO_COLOR", None)
     # As installed by pip: byte code written and used (else each run compiles the sources anew).
@@ -61,6 +64,7 @@ def _time(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         stdin=subprocess.DEVNULL,
+        cwd=env["PYTHONPATH"],
     )
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
@@ -101,9 +105,11 @@ def prepared_trees(
                 envs[name] = _env(tree, home)
                 for package in ("glossary", "index", "judge_cli"):
                     compileall = [sys.executable, "-m", "compileall", "-q", str(tree / package)]
-                    subprocess.run(compileall, env=envs[name], check=True, capture_output=True)
+                    subprocess.run(
+                        compileall, env=envs[name], check=True, capture_output=True, cwd=tree
+                    )
                 build = [sys.executable, "-m", "judge_cli", "index", "build", cr_file]
-                subprocess.run(build, env=envs[name], check=True, capture_output=True)
+                subprocess.run(build, env=envs[name], check=True, capture_output=True, cwd=tree)
             yield Path(tmp), envs
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before)])
@@ -115,7 +121,7 @@ def main() -> None:
     parser.add_argument("--before", default="a435ca1", help="the older commit to compare with")
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
-    path = args.file or str(newest_corpus_file())
+    path = str(Path(args.file).resolve()) if args.file else str(newest_corpus_file())
     with prepared_trees(args.before, path) as (tmp, envs):
         trees = ("before", "now")
         search_dir = next((tmp / "home-now" / "editions").glob("*/b-*/search"))

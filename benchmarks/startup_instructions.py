@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from _common import newest_corpus_file
 from startup import COMMANDS, GOALS, prepared_trees
@@ -24,7 +25,11 @@ VALGRIND = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out
 
 def instructions(argv: list[str], env: dict[str, str]) -> int:
     """The instructions (``I refs``) one run of ``argv`` executes."""
-    done = subprocess.run([*VALGRIND, *argv], env=env, capture_output=True, text=True, check=True)
+    run = [*VALGRIND, *argv]
+    # Started in the tree PYTHONPATH names (see startup._env).
+    done = subprocess.run(
+        run, env=env, capture_output=True, text=True, check=True, cwd=env["PYTHONPATH"]
+    )
     m = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
     if m is None:
         raise SystemExit(f"valgrind printed no instruction count:\n{done.stderr[-2000:]}")
@@ -38,11 +43,11 @@ def main() -> None:
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (apt-get install valgrind)")
-    path = args.file or str(newest_corpus_file())
+    path = str(Path(args.file).resolve()) if args.file else str(newest_corpus_file())
     with prepared_trees(args.before, path) as (_, envs):
         for env in envs.values():  # one run each first: byte code written, caches filled
             warm = [sys.executable, "-m", "judge_cli", "--help"]
-            subprocess.run(warm, env=env, check=True, capture_output=True)
+            subprocess.run(warm, env=env, check=True, capture_output=True, cwd=env["PYTHONPATH"])
         click = instructions([sys.executable, "-c", "import click"], envs["now"])
         counts = {
             (name, " ".join(argv)): instructions([sys.executable, "-m", "judge_cli", *argv], env)
