@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from .citecontext import find_context, sentence_start
 from .citeindex import ContextIndex
-from .numbers import RuleNumber, RuleRef, TextReference, find_references, parse_rule_number
+from .numbers import RuleNumber, RuleRef, parse_rule_number
+from .textrefs import TextReference, find_references
 
 if TYPE_CHECKING:
     from .diff import Matching

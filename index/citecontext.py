@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .citeindex import is_content_token
-from .numbers import find_references
+from .textrefs import find_references
 
 if TYPE_CHECKING:
-    from .numbers import TextReference
+    from .textrefs import TextReference
 
 __all__ = ["CONTEXT_KINDS", "Context", "find_context", "sentence_start"]
 

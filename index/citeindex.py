@@ -23,7 +23,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .numbers import find_references, parse_rule_number
+from .numbers import parse_rule_number
+from .textrefs import find_references
 
 if TYPE_CHECKING:
     from .model import Document

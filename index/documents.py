@@ -7,7 +7,7 @@ import re
 from glossary.entry import GlossaryEntry, fold_text, normalise_term
 
 from .decode import split_lines
-from .model import Section
+from .section import Section
 
 __all__ = [
     "name_paragraphs",
@@ -63,7 +63,7 @@ def read_glossary_text(text: str, source: str = "") -> list[GlossaryEntry]:
         elif entries:
             entry = entries[-1]
             entry.definition = f"{entry.definition}\n{para}" if entry.definition else para
-    from .numbers import find_references
+    from .textrefs import find_references
 
     for entry in entries:
         entry.see = list(dict.fromkeys(str(r.ref.start) for r in find_references(entry.definition)))

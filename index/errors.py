@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["FileReadError", "StoreWriteError"]
+__all__ = [
+    "AmbiguousEditionError",
+    "FileReadError",
+    "NoEditionError",
+    "NoNotesError",
+    "StoreError",
+    "StoreWriteError",
+]
 
 
 class FileReadError(OSError):
@@ -33,6 +40,51 @@ class StoreWriteError(OSError):
         self.file = file
         """The file being stored, if any."""
         super().__init__(f"could not write to {root} ({reason})")
+
+
+class StoreError(ValueError):
+    """Raised when a stored edition's files cannot be read (damaged or half-deleted by hand)."""
+
+    def __init__(self, edition: str, path: Path, reason: str) -> None:
+        self.edition = edition
+        self.path = path
+        super().__init__(f"the stored edition {edition} is damaged: {path} ({reason})")
+
+
+class NoEditionError(LookupError):
+    """Raised when the edition asked for is not stored."""
+
+    def __init__(self, wanted: str | None, stored: list[str], purpose: str = "read") -> None:
+        self.wanted = wanted
+        self.stored = stored
+        self.purpose = purpose
+        """What the edition was wanted for: ``read`` (answer from it) or ``remove``."""
+        if wanted is None:
+            super().__init__("no edition is stored")
+        else:
+            have = ", ".join(stored) if stored else "none"
+            super().__init__(f"edition {wanted} is not stored (stored: {have})")
+
+
+class NoNotesError(LookupError):
+    """Raised when notes asked for by name are not stored."""
+
+    def __init__(self, name: str, stored: list[str]) -> None:
+        self.name = name
+        self.stored = stored
+        have = ", ".join(stored) if stored else "none"
+        super().__init__(f"no notes named {name} are stored (stored: {have})")
+
+
+class AmbiguousEditionError(NoEditionError):
+    """Raised when a partial date (``2025``) names more than one stored edition."""
+
+    def __init__(self, wanted: str, matches: list[str], stored: list[str]) -> None:
+        super().__init__(wanted, stored)
+        self.matches = matches
+        LookupError.__init__(
+            self, f"edition {wanted} is ambiguous: it could be {', '.join(matches)}"
+        )
 
 
 def os_reason(exc: OSError) -> str:

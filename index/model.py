@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .numbers import (
@@ -13,9 +12,13 @@ from .numbers import (
     parse_rule_number,
     parse_rule_ref,
 )
+from .records import Record
 
 if TYPE_CHECKING:
     from glossary.entry import GlossaryEntry, ParseProblem
+
+    from .section import Section
+    from .xref import DanglingReference
 
 __all__ = [
     "DanglingReference",
@@ -29,11 +32,20 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    # A rule looked up by number needs no glossary classes: they load when a reader asks.
+    # A rule looked up by number needs no glossary classes, no sections and no dangling
+    # references: they load when a reader asks.
     if name == "ParseProblem":
         from glossary.entry import ParseProblem
 
         return ParseProblem
+    if name == "Section":
+        from .section import Section
+
+        return Section
+    if name == "DanglingReference":
+        from .xref import DanglingReference
+
+        return DanglingReference
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -66,18 +78,26 @@ class UnknownRuleError(LookupError):
         return "either " + " or ".join(f"the {e}" for e in self.editions) + " edition"
 
 
-@dataclass
-class Rule:
+class Rule(Record):
     """One numbered item: a section, a rule, a numbered rule or a lettered subrule."""
 
+    _fields = ("number", "text", "examples", "line")
     number: str
     """The rule number as printed, normalised: ``704.5j``."""
     text: str
     """The rule text; for sections and three-digit rules, their title."""
-    examples: list[str] = field(default_factory=list)
+    examples: list[str]
     """The examples printed under the rule, without the ``Example:`` label."""
-    line: int = 0
+    line: int
     """The 1-based line in the source file where the rule starts."""
+
+    def __init__(
+        self, number: str, text: str, examples: list[str] | None = None, line: int = 0
+    ) -> None:
+        self.number = number
+        self.text = text
+        self.examples = [] if examples is None else examples
+        self.line = line
 
     @property
     def parsed(self) -> RuleNumber:
@@ -90,46 +110,80 @@ class Rule:
         return "." not in self.number
 
 
-@dataclass
-class Section:
-    """A titled passage of a document that is not numbered rules: a rulecard, a user's notes."""
-
-    id: str
-    """A stable id: ``legends-rulecard:rampage``."""
-    title: str | None
-    """The heading, or ``None`` for an untitled paragraph."""
-    text: str
-    source: str
-    """The document's name."""
-    line: int = 0
-
-
-@dataclass
-class Document:
+class Document(Record):
     """A whole rules document: one edition of the CR, or a sample of rules-like text."""
 
+    _fields = (
+        "edition",
+        "rules",
+        "glossary",
+        "introduction",
+        "contents",
+        "credits",
+        "problems",
+        "sections",
+        "title",
+        "encoding",
+        "undecodable",
+        "all_numbers",
+        "_children",
+        "_nearest",
+    )
+    _hidden = ("all_numbers", "_children", "_nearest")
     edition: str | None
     """The effective date as ISO ``YYYY-MM-DD``, or ``None`` if the document has none."""
-    rules: dict[str, Rule] = field(default_factory=dict)
+    rules: dict[str, Rule]
     """Every rule by number, in document order."""
-    glossary: list[GlossaryEntry] = field(default_factory=list)
+    glossary: list[GlossaryEntry]
     """Glossary entries in document order."""
-    introduction: str = ""
-    contents: str = ""
-    credits: str = ""
-    problems: list[ParseProblem] = field(default_factory=list)
+    introduction: str
+    contents: str
+    credits: str
+    problems: list[ParseProblem]
     """Lines the reader could not place; a clean CR file has none."""
-    sections: list[Section] = field(default_factory=list)
+    sections: list[Section]
     """Titled passages that are not rules (the bundled sample, Markdown notes)."""
-    title: str = "Magic: The Gathering Comprehensive Rules"
-    encoding: str = ""
+    title: str
+    encoding: str
     """The codec the file was read with (``utf-8-sig``, ``cp1252`` …); ``""`` when not known."""
-    undecodable: int = 0
+    undecodable: int
     """How many bytes of the file were not valid in that encoding (read as U+FFFD)."""
-    all_numbers: list[str] | None = field(default=None, repr=False, compare=False)
+    all_numbers: list[str] | None
     """Every number of the edition, when ``rules`` holds only part of it (a quick lookup)."""
-    _children: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
-    _nearest: NumberIndex | None = field(default=None, repr=False, compare=False)
+    _children: dict[str, list[str]] | None
+    _nearest: NumberIndex | None
+
+    def __init__(
+        self,
+        edition: str | None,
+        rules: dict[str, Rule] | None = None,
+        glossary: list[GlossaryEntry] | None = None,
+        introduction: str = "",
+        contents: str = "",
+        credits: str = "",
+        problems: list[ParseProblem] | None = None,
+        sections: list[Section] | None = None,
+        title: str = "Magic: The Gathering Comprehensive Rules",
+        encoding: str = "",
+        undecodable: int = 0,
+        all_numbers: list[str] | None = None,
+        _children: dict[str, list[str]] | None = None,
+        _nearest: NumberIndex | None = None,
+    ) -> None:
+        self.edition = edition
+        self.rules = {} if rules is None else rules
+        self.glossary = [] if glossary is None else glossary
+        self.introduction = introduction
+        self.contents = contents
+        self.credits = credits
+        self.problems = [] if problems is None else problems
+        self.sections = [] if sections is None else sections
+        self.title = title
+        self.encoding = encoding
+        self.undecodable = undecodable
+        self.all_numbers = all_numbers
+        self._children = _children
+        self._nearest = _nearest
 
     def __iter__(self) -> Iterator[Rule]:
         return iter(self.rules.values())
@@ -256,20 +310,20 @@ def nearest_numbers(numbers: list[str], wanted: str, count: int = 3) -> list[str
     return NumberIndex(numbers).nearest(wanted, count)
 
 
-@dataclass(frozen=True)
-class DanglingReference:
-    """A reference to a rule that the edition does not have."""
-
-    source: str
-    """Who makes it: a rule number, or ``glossary:Term``."""
-    text: str
-    """The reference as written (``704.5k``, ``601.2a–h``)."""
-
-
-@dataclass
-class XRefs:
+class XRefs(Record):
     """``cites`` and ``cited_by`` for every rule and glossary entry that has any."""
 
-    cites: dict[str, list[str]] = field(default_factory=dict)
-    cited_by: dict[str, list[str]] = field(default_factory=dict)
-    dangling: list[DanglingReference] = field(default_factory=list)
+    _fields = ("cites", "cited_by", "dangling")
+    cites: dict[str, list[str]]
+    cited_by: dict[str, list[str]]
+    dangling: list[DanglingReference]
+
+    def __init__(
+        self,
+        cites: dict[str, list[str]] | None = None,
+        cited_by: dict[str, list[str]] | None = None,
+        dangling: list[DanglingReference] | None = None,
+    ) -> None:
+        self.cites = {} if cites is None else cites
+        self.cited_by = {} if cited_by is None else cited_by
+        self.dangling = [] if dangling is None else dangling

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .records import FrozenRecord
+
+if TYPE_CHECKING:
+    from .textrefs import find_references
 
 __all__ = [
     "MAX_SUB_DIGITS",
@@ -21,6 +26,16 @@ __all__ = [
     "parse_rule_number",
     "parse_rule_ref",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # Finding references in text is for building and checking: a look-up by number never
+    # loads it (index.textrefs).
+    if name in ("TextReference", "find_references"):
+        from . import textrefs
+
+        return getattr(textrefs, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class InvalidRuleReferenceError(ValueError):
@@ -45,18 +60,28 @@ def _quoted(text: str) -> str:
     return repr(text) if len(text) <= 40 else repr(text[:37]) + "…"
 
 
-@dataclass(frozen=True, order=False)
-class RuleNumber:
+class RuleNumber(FrozenRecord):
     """One rule number: a section, a rule, a numbered rule or a lettered subrule."""
 
+    __slots__ = _fields = ("section", "rule", "sub", "letters")
     section: int
     """The section, 1 to 9 (the first digit of a rule)."""
-    rule: int | None = None
+    rule: int | None
     """The three-digit rule (``704``), or ``None`` for a section."""
-    sub: int | None = None
+    sub: int | None
     """The number after the dot (``5`` in ``704.5j``), or ``None``."""
-    letters: str = ""
+    letters: str
     """The subrule letters (``j``, ``aa``), or ``""``."""
+
+    def __init__(
+        self, section: int, rule: int | None = None, sub: int | None = None, letters: str = ""
+    ) -> None:
+        # Unrolled, not FrozenRecord._init: numbers are made by the thousand.
+        init = object.__setattr__
+        init(self, "section", section)
+        init(self, "rule", rule)
+        init(self, "sub", sub)
+        init(self, "letters", letters)
 
     @classmethod
     def from_match(cls, m: re.Match[str]) -> RuleNumber:
@@ -131,16 +156,21 @@ def parse_rule_number(text: str) -> RuleNumber:
     return RuleNumber.from_match(m)
 
 
-@dataclass(frozen=True)
-class RuleRef:
+class RuleRef(FrozenRecord):
     """A reference a user or a rule makes: one number, or a range of numbers."""
 
+    __slots__ = _fields = ("start", "end", "with_subrules")
     start: RuleNumber
     """The rule named, or the first of a range."""
-    end: RuleNumber | None = None
+    end: RuleNumber | None
     """The last of a range, or ``None`` for a single rule."""
-    with_subrules: bool = True
+    with_subrules: bool
     """Whether the rules below ``start`` are meant too (a trailing period means the rule alone)."""
+
+    def __init__(
+        self, start: RuleNumber, end: RuleNumber | None = None, with_subrules: bool = True
+    ) -> None:
+        self._init(start, end, with_subrules)
 
     @property
     def is_range(self) -> bool:
@@ -162,15 +192,20 @@ class RuleRef:
         return f"{start}-{end}"
 
 
-_PREFIX_RE = re.compile(r"^(?:rules?|sections?|cr|§)\s*", re.IGNORECASE)
-_REF_RE = re.compile(
-    r"(?P<start>\d{3}(?:\.\d+[a-z]{0,2})?|\d)"
-    r"(?:\s*[" + DASHES + r"]\s*(?P<end>\d{3}(?:\.\d+[a-z]{0,2})?|[a-z]{1,2}|\d))?"
-    r"(?P<period>\.)?"
-)
+@functools.cache
+def _ref_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    # Compiled on first use: a bare number ("704.5j", what is usually typed) needs neither.
+    prefix_re = re.compile(r"^(?:rules?|sections?|cr|§)\s*", re.IGNORECASE)
+    ref_re = re.compile(
+        r"(?P<start>\d{3}(?:\.\d+[a-z]{0,2})?|\d)"
+        r"(?:\s*[" + DASHES + r"]\s*(?P<end>\d{3}(?:\.\d+[a-z]{0,2})?|[a-z]{1,2}|\d))?"
+        r"(?P<period>\.)?"
+    )
+    return prefix_re, ref_re
 
 
-def _range_end(start: RuleNumber, end_text: str) -> RuleNumber:
+def range_end(start: RuleNumber, end_text: str) -> RuleNumber:
+    """The end of a range that starts at ``start``: ``h`` in ``601.2a-h``, or a whole number."""
     if end_text.isalpha():
         if not start.letters or start.sub is None:
             raise InvalidRuleReferenceError(
@@ -191,81 +226,17 @@ def parse_rule_ref(text: str) -> RuleRef:
 
     A trailing period means the rule alone, without its subrules.
     """
-    cleaned = _PREFIX_RE.sub("", text.strip()).strip().lower()
-    m = _REF_RE.fullmatch(cleaned)
+    stripped = text.strip()
+    if stripped[:1].isdigit():  # no prefix: perhaps a bare number, read as the pattern would
+        bare = _NUMBER_RE.fullmatch(stripped.lower())
+        if bare is not None:
+            return RuleRef(RuleNumber.from_match(bare))
+    prefix_re, ref_re = _ref_patterns()
+    cleaned = prefix_re.sub("", stripped).strip().lower()
+    m = ref_re.fullmatch(cleaned)
     if m is None:
         raise InvalidRuleReferenceError(f"invalid rule reference: {_quoted(text)}")
     start = parse_rule_number(m.group("start"))
     if m.group("end") is None:
         return RuleRef(start, None, with_subrules=m.group("period") is None)
-    return RuleRef(start, _range_end(start, m.group("end")), with_subrules=True)
-
-
-# References inside rule and glossary text. A number with a dot ("704.5j") is always a
-# reference; a bare three-digit rule ("rule 613") or a section ("section 7") only after the word
-# that introduces it, so that "20 life" or "100 cards" are never read as rules.
-_TEXT_NUMBER = r"\d{3}\.\d+[a-z]{0,2}\b"
-
-
-@functools.cache
-def _text_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    # Compiled on first use: a rule lookup never scans text, and compiling costs start-up time.
-    text_re = re.compile(
-        r"(?P<dotted>(?<![\d.])" + _TEXT_NUMBER + r")"
-        r"(?:\s*[" + DASHES + r"]\s*(?P<dotted_end>" + _TEXT_NUMBER + r"|[a-z]{1,2}\b))?"
-        r"|(?P<word>\brules?|\bsections?)\s+(?P<bare>\d{3}|\d)\b(?!\.\d)"
-        r"(?:\s*[" + DASHES + r"]\s*(?P<bare_end>\d{3}|\d)\b(?!\.\d))?",
-        re.IGNORECASE,
-    )
-    list_tail_re = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)(\d{3})\b(?!\.\d)")
-    return text_re, list_tail_re
-
-
-@dataclass(frozen=True)
-class TextReference:
-    """A rule reference found in text, with where it stands."""
-
-    ref: RuleRef
-    start: int
-    end: int
-    text: str
-
-
-def find_references(text: str) -> list[TextReference]:
-    """Finds every rule reference in ``text``: ``704.5j``, ``rules 601.2a–h``, ``section 7``."""
-    text_re, list_tail_re = _text_patterns()
-    found: list[TextReference] = []
-    for m in text_re.finditer(text):
-        try:
-            if m.group("dotted"):
-                start = parse_rule_number(m.group("dotted"))
-                end_text = m.group("dotted_end")
-                if end_text and end_text.isalpha() and not start.letters:
-                    end_text = None  # "702.8-a" never happens; a word after a dash is prose
-                ref = RuleRef(start, _range_end(start, end_text) if end_text else None)
-            else:
-                word = m.group("word").lower()
-                bare = m.group("bare")
-                if word.startswith("section") and len(bare) != 1:
-                    continue
-                if word.startswith("rule") and len(bare) != 3:
-                    continue
-                start = parse_rule_number(bare)
-                end_text = m.group("bare_end")
-                ref = RuleRef(start, _range_end(start, end_text) if end_text else None)
-        except InvalidRuleReferenceError:
-            continue
-        span_end = (
-            m.end() if ref.end is not None else m.start() + len(m.group("dotted") or m.group(0))
-        )
-        found.append(TextReference(ref, m.start(), span_end, text[m.start() : span_end]))
-        # "rules 103, 104, and 105": the numbers after a plural "rules" are references too.
-        if m.group("word") and m.group("word").lower() == "rules":
-            pos = m.end()
-            while (tail := list_tail_re.match(text, pos)) is not None:
-                number = parse_rule_number(tail.group(1))
-                found.append(
-                    TextReference(RuleRef(number), tail.start(1), tail.end(1), tail.group(1))
-                )
-                pos = tail.end()
-    return found
+    return RuleRef(start, range_end(start, m.group("end")), with_subrules=True)

@@ -248,7 +248,7 @@ def read_cr_text(text: str, source: str = "") -> Document:
 
 
 def _fill_see(entries: list[GlossaryEntry]) -> None:
-    from .numbers import find_references
+    from .textrefs import find_references
 
     for entry in entries:
         seen: list[str] = []

@@ -16,19 +16,20 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .atomic import Slot, clean_slots, private_dir, sweep, write_json, write_text_atomic
-from .errors import StoreWriteError, os_reason
+from .atomic import Slot
+from .errors import AmbiguousEditionError, NoEditionError, NoNotesError, StoreError
+from .records import FrozenRecord, Record
 
 if TYPE_CHECKING:
-    from .model import Document
-    from .xref import XRefs
+    from .model import Document, XRefs
+    from .storing import ReplaceRefusedError, document_to_data
 
 # The document model is imported where documents are built, not here: `judge search` opens
-# the store without building one, and importing the model costs start-up time.
+# the store without building one, and importing the model costs start-up time. Writing lives
+# in index.storing (re-exported here on first use): a look-up never loads it.
 
 __all__ = [
     "AmbiguousEditionError",
@@ -48,13 +49,12 @@ __all__ = [
 FORMAT = 1
 
 
-class StoreError(ValueError):
-    """Raised when a stored edition's files cannot be read (damaged or half-deleted by hand)."""
+def __getattr__(name: str) -> Any:
+    if name in ("ReplaceRefusedError", "document_to_data"):
+        from . import storing
 
-    def __init__(self, edition: str, path: Path, reason: str) -> None:
-        self.edition = edition
-        self.path = path
-        super().__init__(f"the stored edition {edition} is damaged: {path} ({reason})")
+        return getattr(storing, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _read_json(path: Path, edition: str) -> Any:
@@ -65,77 +65,39 @@ def _read_json(path: Path, edition: str) -> Any:
         raise StoreError(edition, path, reason) from None
 
 
-class ReplaceRefusedError(ValueError):
-    """Raised when a file would replace a stored edition of the same date that it reads worse
-    than: more undecodable bytes, or a single-byte guess where the stored file was Unicode."""
-
-    file: str | None = None
-    """The file that was refused, when the caller knows it."""
-
-    def __init__(self, edition: str, stored: EditionInfo, encoding: str, undecodable: int) -> None:
-        from .decode import DecodedText
-
-        self.edition = edition
-        self.stored = stored
-        self.encoding = encoding
-        self.undecodable = undecodable
-        then = DecodedText("", stored.encoding or "utf-8", stored.undecodable).describe()
-        now = DecodedText("", encoding, undecodable).describe()
-        super().__init__(
-            f"the {edition} edition is stored already, read as {then}; this file reads as "
-            f"{now}, which is worse"
-        )
-
-
-class NoEditionError(LookupError):
-    """Raised when the edition asked for is not stored."""
-
-    def __init__(self, wanted: str | None, stored: list[str], purpose: str = "read") -> None:
-        self.wanted = wanted
-        self.stored = stored
-        self.purpose = purpose
-        """What the edition was wanted for: ``read`` (answer from it) or ``remove``."""
-        if wanted is None:
-            super().__init__("no edition is stored")
-        else:
-            have = ", ".join(stored) if stored else "none"
-            super().__init__(f"edition {wanted} is not stored (stored: {have})")
-
-
-class NoNotesError(LookupError):
-    """Raised when notes asked for by name are not stored."""
-
-    def __init__(self, name: str, stored: list[str]) -> None:
-        self.name = name
-        self.stored = stored
-        have = ", ".join(stored) if stored else "none"
-        super().__init__(f"no notes named {name} are stored (stored: {have})")
-
-
-class AmbiguousEditionError(NoEditionError):
-    """Raised when a partial date (``2025``) names more than one stored edition."""
-
-    def __init__(self, wanted: str, matches: list[str], stored: list[str]) -> None:
-        super().__init__(wanted, stored)
-        self.matches = matches
-        LookupError.__init__(
-            self, f"edition {wanted} is ambiguous: it could be {', '.join(matches)}"
-        )
-
-
-@dataclass(frozen=True)
-class EditionInfo:
+class EditionInfo(FrozenRecord):
     """What ``judge editions`` lists for one stored edition."""
 
+    __slots__ = _fields = (
+        "edition",
+        "rules",
+        "glossary",
+        "source",
+        "sha256",
+        "encoding",
+        "undecodable",
+    )
     edition: str
     rules: int
     glossary: int
     source: str
-    sha256: str = ""
-    encoding: str = ""
+    sha256: str
+    encoding: str
     """The codec the file was read with; ``""`` for editions stored before it was recorded."""
-    undecodable: int = 0
+    undecodable: int
     """How many bytes of the file were not valid in that encoding."""
+
+    def __init__(
+        self,
+        edition: str,
+        rules: int,
+        glossary: int,
+        source: str,
+        sha256: str = "",
+        encoding: str = "",
+        undecodable: int = 0,
+    ) -> None:
+        self._init(edition, rules, glossary, source, sha256, encoding, undecodable)
 
     def to_json(self) -> dict[str, Any]:
         """The ``judge editions --json`` record."""
@@ -157,48 +119,29 @@ class EditionInfo:
         return DecodedText("", self.encoding or "utf-8").is_guess
 
 
-@dataclass
-class StoredEdition:
+class StoredEdition(Record):
     """A loaded edition: the document and its precomputed cross-references."""
 
+    _fields = ("info", "document", "xrefs", "path")
     info: EditionInfo
     document: Document
     xrefs: XRefs
     path: Path
     """The build folder (``search/`` lives inside it)."""
 
-
-def document_to_data(doc: Document, source: str, sha256: str) -> dict[str, Any]:
-    """The JSON-ready form of a parsed document with its cross-references."""
-    from .xref import build_xrefs
-
-    xrefs = build_xrefs(doc)
-    return {
-        "format": FORMAT,
-        "edition": doc.edition,
-        "title": doc.title,
-        "source": source,
-        "sha256": sha256,
-        "encoding": doc.encoding,
-        "undecodable": doc.undecodable,
-        "introduction": doc.introduction,
-        "contents": doc.contents,
-        "credits": doc.credits,
-        "rules": [[r.number, r.text, r.examples, r.line] for r in doc.rules.values()],
-        "glossary": [[g.term, g.definition, g.line, g.see] for g in doc.glossary],
-        "problems": [[p.line, p.text, p.reason] for p in doc.problems],
-        "sections": [[s.id, s.title, s.text, s.source, s.line] for s in doc.sections],
-        "cites": xrefs.cites,
-        "cited_by": xrefs.cited_by,
-        "dangling": [[d.source, d.text] for d in xrefs.dangling],
-    }
+    def __init__(self, info: EditionInfo, document: Document, xrefs: XRefs, path: Path) -> None:
+        self.info = info
+        self.document = document
+        self.xrefs = xrefs
+        self.path = path
 
 
 def document_from_data(data: dict[str, Any]) -> Document:
     """Rebuilds a :class:`Document` from :func:`document_to_data` output."""
     from glossary.entry import GlossaryEntry, ParseProblem
 
-    from .model import Document, Rule, Section
+    from .model import Document, Rule
+    from .section import Section
 
     doc = Document(
         edition=data["edition"],
@@ -450,50 +393,9 @@ class EditionStore:
         replace: bool = False,
     ) -> EditionInfo:
         """Stores a parsed document as an edition, atomically (see :meth:`add_bytes`)."""
-        import time
+        from .storing import add_document
 
-        assert doc.edition is not None
-        if not replace:
-            self._check_replacement(doc, sha256)
-        clean_slots(self.editions_dir)  # builds of other editions killed before going live
-        with Slot(self.editions_dir / doc.edition).new_build() as build:
-            payload = document_to_data(doc, source, sha256)
-            info = EditionInfo(
-                doc.edition,
-                len(doc.rules),
-                len(doc.glossary),
-                source,
-                sha256,
-                doc.encoding,
-                doc.undecodable,
-            )
-            write_json(build / "edition.json", payload)
-            _write_rule_files(build, payload)
-            write_json(build / "meta.json", info.to_json() | {"built": time.time()})
-            if extra is not None:
-                extra(doc, build)
-        return info
-
-    def _check_replacement(self, doc: Document, sha256: str) -> None:
-        """Raises :class:`ReplaceRefusedError` if ``doc`` would replace a stored edition of its
-        date that was read better (see :class:`ReplaceRefusedError`)."""
-        assert doc.edition is not None
-        if not self.has(doc.edition):
-            return
-        try:
-            stored = self.info(doc.edition)
-        except (StoreError, KeyError, TypeError):
-            return  # a damaged edition: rebuilding it is the cure
-        if stored.sha256 == sha256 or not doc.encoding:
-            return
-        from .decode import DecodedText
-
-        new = DecodedText("", doc.encoding, doc.undecodable)
-        # An edition stored before encodings were recorded counts as clean UTF-8: a guess or
-        # a lossy reading should not replace it without being asked to.
-        worse = doc.undecodable > stored.undecodable or (new.is_guess and not stored.is_guess)
-        if worse:
-            raise ReplaceRefusedError(doc.edition, stored, doc.encoding, doc.undecodable)
+        return add_document(self, doc, source, sha256, extra=extra, replace=replace)
 
     @property
     def notes_dir(self) -> Path:
@@ -501,9 +403,9 @@ class EditionStore:
 
     def add_notes(self, name: str, text: str) -> None:
         """Stores a Markdown notes file (replacing one of the same name), atomically."""
-        self.notes_dir.mkdir(parents=True, exist_ok=True)
-        sweep(self.notes_dir, ".tmp-")  # what a killed write left
-        write_text_atomic(self.notes_dir / f"{name}.md", text)
+        from .storing import add_notes
+
+        add_notes(self, name, text)
 
     def notes(self) -> list[tuple[str, str]]:
         """The stored notes as ``(name, Markdown text)``, by name."""
@@ -522,13 +424,9 @@ class EditionStore:
     def remove_notes(self, name: str) -> None:
         """Deletes stored notes by name. Raises :class:`NoNotesError` (never takes a path), or
         :class:`~index.errors.StoreWriteError`."""
-        names = self.notes_names()
-        if name not in names:
-            raise NoNotesError(name, names)
-        try:
-            (self.notes_dir / f"{name}.md").unlink()
-        except OSError as exc:
-            raise StoreWriteError(self.root, os_reason(exc)) from None
+        from .storing import remove_notes
+
+        remove_notes(self, name)
 
     def remove(self, edition: str) -> None:
         """Deletes a stored edition, damaged or not. Raises :class:`NoEditionError` or
@@ -536,35 +434,34 @@ class EditionStore:
 
         Only the name of a stored (or damaged) edition is accepted: never a path.
         """
-        import shutil
+        from .storing import remove_edition
 
-        if edition not in self.dates() and edition not in self.damaged():
-            raise NoEditionError(edition, self.dates(), purpose="remove")
-        edition_dir = self.editions_dir / edition
-        try:
-            sweep(self.editions_dir, ".trash-")  # what a killed removal left
-            trash = private_dir(self.editions_dir, ".trash-")
-            try:
-                os.replace(edition_dir, trash / edition)
-            finally:
-                shutil.rmtree(trash, ignore_errors=True)
-        except OSError as exc:
-            raise StoreWriteError(self.root, os_reason(exc)) from None
+        remove_edition(self, edition)
 
 
-@dataclass
-class StoredFamilies:
+class StoredFamilies(Record):
     """Rule rows and cross-references read from some of an edition's ``rules/*.json`` files."""
 
-    rules: list[list[Any]] = field(default_factory=list)
-    cites: dict[str, list[str]] = field(default_factory=dict)
-    cited_by: dict[str, list[str]] = field(default_factory=dict)
+    _fields = ("rules", "cites", "cited_by")
+    rules: list[list[Any]]
+    cites: dict[str, list[str]]
+    cited_by: dict[str, list[str]]
+
+    def __init__(
+        self,
+        rules: list[list[Any]] | None = None,
+        cites: dict[str, list[str]] | None = None,
+        cited_by: dict[str, list[str]] | None = None,
+    ) -> None:
+        self.rules = [] if rules is None else rules
+        self.cites = {} if cites is None else cites
+        self.cited_by = {} if cited_by is None else cited_by
 
 
 def families_for(all_numbers: list[str], spans: list[tuple[str, str | None]]) -> set[str]:
     """The rule files a lookup of ``spans`` needs: every family they touch, and the sections."""
     heads = [n for n in all_numbers if len(n) == 3]
-    families = {"sections"} if any(_family(n) == "sections" for n in all_numbers) else set()
+    families = {"sections"} if any(family_of(n) == "sections" for n in all_numbers) else set()
     for start, end in spans:
         first, last = start.split(".")[0], (end or start).split(".")[0]
         # A section stands for all its rules; a range for every rule in between.
@@ -574,28 +471,7 @@ def families_for(all_numbers: list[str], spans: list[tuple[str, str | None]]) ->
     return families
 
 
-def _family(number: str) -> str:
+def family_of(number: str) -> str:
     """The file a rule's record lives in: its three-digit rule, or ``sections`` for a section."""
     head = number.split(".", 1)[0]
     return head if len(head) == 3 else "sections"
-
-
-def _write_rule_files(build: Path, payload: dict[str, Any]) -> None:
-    """Splits the rules by three-digit rule so that a lookup reads only what it shows.
-
-    ``rules/704.json`` holds 704 and everything under it with its cross-references;
-    ``rules/sections.json`` the section headings; ``numbers.json`` every number in order.
-    """
-    folder = build / "rules"
-    folder.mkdir()
-    families: dict[str, dict[str, Any]] = {}
-    for row in payload["rules"]:
-        number = row[0]
-        family = families.setdefault(_family(number), {"rules": [], "cites": {}, "cited_by": {}})
-        family["rules"].append(row)
-        for key in ("cites", "cited_by"):
-            if number in payload[key]:
-                family[key][number] = payload[key][number]
-    for name, family in families.items():
-        write_json(folder / f"{name}.json", family)
-    write_json(build / "numbers.json", [row[0] for row in payload["rules"]])

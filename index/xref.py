@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
-from .model import DanglingReference, Document, UnknownRuleError, XRefs
-from .numbers import find_references
+from dataclasses import dataclass
+
+from .model import Document, UnknownRuleError, XRefs
+from .textrefs import find_references
 
 __all__ = ["DanglingReference", "XRefs", "build_xrefs"]
+
+
+@dataclass(frozen=True)
+class DanglingReference:
+    """A reference to a rule that the edition does not have (re-exported by index.model)."""
+
+    source: str
+    """Who makes it: a rule number, or ``glossary:Term``."""
+    text: str
+    """The reference as written (``704.5k``, ``601.2a–h``)."""
 
 
 def _targets(doc: Document, source: str, text: str, xrefs: XRefs) -> list[str]:

@@ -13,20 +13,14 @@ from typing import Any
 
 import click
 
-from index.tournament.kinds import KINDS
-
 from .common import (
     CONTEXT_SETTINGS,
     Group,
     completer,
-    echo,
     edition_option,
     emit,
-    emit_json,
     json_option,
     open_edition,
-    open_store,
-    plural,
 )
 
 __all__ = ["cli"]
@@ -71,11 +65,14 @@ LAZY_COMMANDS = {
     "check": "judge_cli.scenario.command:check",
     "cite-check": "judge_cli.diff_commands:cite_check",
     "diff": "judge_cli.diff_commands:diff",
+    "editions": "judge_cli.store_commands:editions",
     "history": "judge_cli.diff_commands:history",
+    "index": "judge_cli.store_commands:index_group",
     "ipg": "judge_cli.docs_commands:ipg",
     "jar": "judge_cli.docs_commands:jar",
     "model": "judge_cli.model_command:model",
     "mtr": "judge_cli.docs_commands:mtr",
+    "notes": "judge_cli.store_commands:notes_group",
     "completion": "judge_cli.completion:completion",
     "export": "judge_cli.web.export:export",
     "search": "judge_cli.search_command:search",
@@ -84,12 +81,30 @@ LAZY_COMMANDS = {
 }
 
 
+def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """What click's ``version_option`` prints: ``judge, version 0.1.0``."""
+    if not value or ctx.resilient_parsing:
+        return
+    import importlib.metadata
+
+    click.echo(f"judge, version {importlib.metadata.version('judge-cli')}", color=ctx.color)
+    ctx.exit()
+
+
 @click.group(
     cls=LazyGroup,
     lazy=LAZY_COMMANDS,
     context_settings=CONTEXT_SETTINGS,
 )
-@click.version_option(package_name="judge-cli", prog_name="judge")
+# Not click.version_option: it asks gettext for its help text at import (see Command).
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show the version and exit.",
+)
 def cli() -> None:
     """Offline reference for the Magic: The Gathering Comprehensive Rules.
 
@@ -103,7 +118,8 @@ def _parse_refs(refs: tuple[str, ...]) -> list[Any]:
     from index.numbers import parse_rule_ref
 
     joined = " ".join(refs).replace(",", " ")
-    joined = re.sub(r"\s*([-\u2013\u2014])\s*", r"\1", joined)
+    if any(dash in joined for dash in "-\u2013\u2014"):  # a range: its dash joins its ends
+        joined = re.sub(r"\s*([-\u2013\u2014])\s*", r"\1", joined)
     words = [w for w in joined.split() if w.lower() not in ("rule", "rules", "and")]
     return [parse_rule_ref(word) for word in words]
 
@@ -145,132 +161,3 @@ def define(term: tuple[str, ...], edition: str | None, as_json: bool) -> None:
     ed = open_edition(edition)
     record = definition_record(ed, ed.define(" ".join(term)))
     emit(as_json, record, lambda: definition_markdown(record, ed))
-
-
-@cli.command(context_settings=CONTEXT_SETTINGS)
-@json_option
-def editions(as_json: bool) -> None:
-    """List the stored editions (date, rules, glossary entries, source) and tournament documents."""
-    from index.tournament.kinds import LABELS
-    from index.tournament.store import DocumentStore
-
-    from .building import read_as
-    from .errors import GET_RULES
-
-    store = open_store()
-    infos = store.editions()
-    documents = DocumentStore(store.root)
-    stored_documents = documents.editions()
-    if as_json:
-        from .answers import editions_records
-
-        emit_json(editions_records(store))
-        return
-    if not infos and not stored_documents:
-        echo(f"No edition is stored in {store.root}. {GET_RULES}")
-    newest = infos[-1].edition if infos else None
-    for info in infos:
-        mark = "  (newest)" if info.edition == newest else ""
-        read = read_as(info.encoding, info.undecodable).removeprefix(", ")
-        echo(
-            f"{info.edition}  {info.rules:5d} rules  {info.glossary:4d} glossary entries  "
-            f"{info.source}{mark}" + (f"  ({read})" if read else "")
-        )
-    for date in store.damaged():
-        echo(
-            f"{date}  damaged: no complete build. Rebuild it with `judge index build FILE`, "
-            f"or remove it with `judge index remove {date}`."
-        )
-    for doc in stored_documents:
-        mark = "  (newest)" if doc.edition == documents.dates(doc.document)[-1] else ""
-        echo(
-            f"{LABELS[doc.document]:11} {doc.edition}  {doc.sections:4d} sections  "
-            f"{doc.source}{mark}"
-        )
-    for kind in LABELS:
-        for date in documents.damaged(kind):
-            echo(
-                f"{LABELS[kind]:11} {date}  damaged: no complete build. Rebuild it with `judge"
-                f" index build FILE`, or remove it with `judge index remove --doc {kind} {date}`."
-            )
-
-
-@cli.group("index", cls=Group, context_settings=CONTEXT_SETTINGS)
-def index_group() -> None:
-    """Store, rebuild and remove editions."""
-
-
-@index_group.command("build", context_settings=CONTEXT_SETTINGS)
-# Plain strings, not click.Path: building a click.Path imports locale at start-up, and
-# the library reports unreadable paths itself.
-@click.argument("files", nargs=-1, required=True)
-@click.option(
-    "--replace",
-    is_flag=True,
-    help="Store a file even if it reads worse than the stored edition of its date.",
-)
-@json_option
-def index_build(files: tuple[str, ...], replace: bool, as_json: bool) -> None:
-    """Parse CR text files and store each as an edition named by its effective date.
-
-    A Markdown file (.md) is stored as notes, searched alongside every edition. The MTR, IPG
-    and JAR (the PDF Wizards publishes, or its text) are stored by document and date. Every
-    file is tried, in order; a file that cannot be stored changes nothing and is reported at
-    the end.
-    """
-    from .building import build_files
-
-    build_files(list(files), as_json=as_json, replace=replace)
-
-
-@cli.group("notes", cls=Group, invoke_without_command=True, context_settings=CONTEXT_SETTINGS)
-@json_option
-@click.pass_context
-def notes_group(ctx: click.Context, as_json: bool) -> None:
-    """List the stored notes (Markdown files searched with every edition)."""
-    if ctx.invoked_subcommand is not None:
-        return
-    from index.documents import read_markdown
-
-    store = open_store()
-    listed = [
-        (name, len(read_markdown(text, name)), len(text.encode())) for name, text in store.notes()
-    ]
-    if as_json:
-        emit_json([{"name": n, "sections": s, "bytes": b} for n, s, b in listed])
-        return
-    if not listed:
-        echo("No notes are stored. Store a Markdown file with `judge index build FILE.md`.")
-    for name, sections, size in listed:
-        echo(f"{name}  {plural(sections, 'section')}  {size:,} bytes")
-
-
-@notes_group.command("remove", context_settings=CONTEXT_SETTINGS)
-@click.argument("name")
-def notes_remove(name: str) -> None:
-    """Delete stored notes by name."""
-    open_store().remove_notes(name)
-    echo(f"Removed notes {name}.")
-
-
-@index_group.command("remove", context_settings=CONTEXT_SETTINGS)
-@click.argument("edition")
-@click.option(
-    "--doc",
-    type=click.Choice(list(KINDS)),
-    default=None,
-    metavar="DOC",
-    help="Remove an edition of a tournament document (mtr, ipg, jar, dmtr, dipg) instead:"
-    " judge index remove --doc ipg 2024-04-15.",
-)
-def index_remove(edition: str, doc: str | None) -> None:
-    """Delete a stored edition (by its date, as `judge editions` lists it)."""
-    if doc is not None:
-        from index.tournament.kinds import LABELS
-        from index.tournament.store import DocumentStore
-
-        DocumentStore(open_store().root).remove(doc, edition)
-        echo(f"Removed the {LABELS[doc]} {edition}.")
-        return
-    open_store().remove(edition)
-    echo(f"Removed edition {edition}.")

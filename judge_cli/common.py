@@ -45,6 +45,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
 
 
+def _show_help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(ctx.get_help(), color=ctx.color)
+        ctx.exit()
+
+
 class Command(click.Command):
     """A ``judge`` command: the one place where a library error becomes its ``Error:`` line.
 
@@ -52,6 +58,30 @@ class Command(click.Command):
     own, as the tests do, answers exactly as it does under ``judge``. The messages are the
     table of :mod:`judge_cli.errors`.
     """
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        """``-h``/``--help``, as click makes it, but with its text given rather than translated.
+
+        click asks gettext for "Show this message and exit." on every run; gettext's first
+        question imports :mod:`locale` and looks on disk for catalogues (click ships none),
+        which costs ``judge rule`` a tenth of its start-up over ``import click``.
+        """
+        names = self.get_help_option_names(ctx)
+        if not names or not self.add_help_option:
+            return None
+        # Made once per command: click orders eager parameters by the objects themselves.
+        option: click.Option | None = self.__dict__.get("_judge_help_option")
+        if option is None:
+            option = click.Option(
+                names,
+                is_flag=True,
+                is_eager=True,
+                expose_value=False,
+                callback=_show_help,
+                help="Show this message and exit.",
+            )
+            self.__dict__["_judge_help_option"] = option
+        return option
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

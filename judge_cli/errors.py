@@ -395,7 +395,7 @@ def _cards_unwritten(exc: Any) -> str:
 _TABLE: list[tuple[str, str, int, Explain]] = [
     ("index.store", "AmbiguousEditionError", 400, _then("; give the whole date.")),
     ("index.store", "StoreError", 500, _then(_STORE_DAMAGED)),
-    ("index.store", "ReplaceRefusedError", 409, _replace_refused),
+    ("index.storing", "ReplaceRefusedError", 409, _replace_refused),
     ("index.store", "NoEditionError", 404, _not_stored),
     ("index.store", "NoNotesError", 404, _then(". Run `judge notes` to list them.")),
     ("index.edition", "NotInSampleError", 404, _then(f". {GET_RULES}")),

@@ -9,6 +9,7 @@ text without importing markdown-it-py at all, which keeps ``judge rule`` quick.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -41,12 +42,26 @@ MAX_WIDTH = 80
 _UNSAFE = [*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, *range(0x80, 0xA0)]
 _UNSAFE += [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
 _SAFE_TABLE = {c: (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in _UNSAFE}
-_UNSAFE_RE = re.compile("[" + "".join(re.escape(chr(c)) for c in _UNSAFE) + "]")
+_UNSAFE_CHARS = frozenset(map(chr, _UNSAFE))
+_LONG = 4096
+"""From this length on, :func:`safe` searches with a pattern rather than the set."""
+
+
+@functools.cache
+def _unsafe_re() -> re.Pattern[str]:
+    return re.compile("[" + "".join(re.escape(chr(c)) for c in _UNSAFE) + "]")
 
 
 def safe(text: str) -> str:
     """``text`` with its control characters shown as escapes (``\\x1b``), never acted on."""
-    if _UNSAFE_RE.search(text) is None:  # the usual case: nothing to replace
+    # The usual case is nothing to replace. A short text (each line ``judge rule`` prints) is
+    # checked against the set: compiling the pattern costs more than a one-shot command's
+    # every check; a long one is searched, which is quicker per character.
+    if len(text) < _LONG:
+        clean = _UNSAFE_CHARS.isdisjoint(text)
+    else:
+        clean = _unsafe_re().search(text) is None
+    if clean:
         return text
     return text.translate(_SAFE_TABLE)
 
@@ -99,26 +114,35 @@ def prepare_streams() -> None:
             stream.reconfigure(errors="judge-plain")
 
 
-_ESCAPE_RE = re.compile(r"([\\`*\[\]<>#|])")
-_UNESCAPE_RE = re.compile(r"\\([\\`*\[\]<>#|_.+=-])")
+# Each pattern is tried only on text holding the characters it looks for: most rule text holds
+# none, and compiling a pattern costs more than a one-shot command's every check (re caches it).
+_ESCAPABLE = frozenset("\\`*[]<>#|")
+_ESCAPE = r"([\\`*\[\]<>#|])"
+_UNESCAPE = r"\\([\\`*\[\]<>#|_.+=-])"
 
 
 def escape(text: str) -> str:
     """Escapes rule text for our Markdown, keeping ``_italics_`` (the 2009–2014 files use them)."""
-    return _ESCAPE_RE.sub(r"\\\1", text)
+    if _ESCAPABLE.isdisjoint(text):
+        return text
+    return re.sub(_ESCAPE, r"\\\1", text)
 
 
 def _strip_inline(text: str) -> str:
-    text = re.sub(r"(?<![\\\w])\*\*(.+?)\*\*", r"\1", text)
-    text = re.sub(r"(?<![\\\w])_(\S(?:.*?\S)?)_(?!\w)", r"\1", text)
-    return _UNESCAPE_RE.sub(r"\1", text)
+    if "**" in text:
+        text = re.sub(r"(?<![\\\w])\*\*(.+?)\*\*", r"\1", text)
+    if "_" in text:
+        text = re.sub(r"(?<![\\\w])_(\S(?:.*?\S)?)_(?!\w)", r"\1", text)
+    if "\\" in text:
+        text = re.sub(_UNESCAPE, r"\1", text)
+    return text
 
 
 def to_plain(markdown: str) -> str:
     """Plain text for our Markdown subset: markers dropped, escapes undone, no wrapping."""
     out: list[str] = []
     for line in markdown.split("\n"):
-        m = re.match(r"^(#{1,6})\s+(.*)$", line)
+        m = re.match(r"^(#{1,6})\s+(.*)$", line) if line.startswith("#") else None
         if m:
             line = m.group(2)
         elif line.startswith("> "):

@@ -96,3 +96,37 @@ def test_rule_numbers_round_trip(text: str) -> None:
 )
 def test_find_references(text: str, found: list[str]) -> None:
     assert [str(r.ref) for r in find_references(text)] == found
+
+
+def _by_pattern(text: str) -> str:
+    """What the reference pattern alone reads ``text`` as (the bare-number shortcut skipped)."""
+    from index.numbers import RuleRef, _ref_patterns, range_end
+
+    prefix_re, ref_re = _ref_patterns()
+    m = ref_re.fullmatch(prefix_re.sub("", text.strip()).strip().lower())
+    if m is None:
+        return "invalid"
+    try:
+        start = parse_rule_number(m.group("start"))
+        if m.group("end") is None:
+            return repr(RuleRef(start, None, with_subrules=m.group("period") is None))
+        return repr(RuleRef(start, range_end(start, m.group("end"))))
+    except InvalidRuleReferenceError:
+        return "invalid"
+
+
+def _read(text: str) -> str:
+    try:
+        return repr(parse_rule_ref(text))
+    except InvalidRuleReferenceError:
+        return "invalid"
+
+
+@given(st.from_regex(r"\s?[0-9]{1,3}(\.[0-9]{0,6}[a-zA-Z]{0,3})?\.?\s?", fullmatch=True))
+def test_bare_numbers_read_as_the_pattern_reads_them(text: str) -> None:
+    assert _read(text) == _by_pattern(text)
+
+
+@pytest.mark.parametrize("text", ["704.5j", " 704.5J ", "7", "704", "704.5.", "704.12345", "0"])
+def test_bare_number_shortcut(text: str) -> None:
+    assert _read(text) == _by_pattern(text)

@@ -63,3 +63,16 @@ def test_underscore_italics_of_2013_are_plain_when_piped(judge_home: Path) -> No
     assert out.startswith("100.6 Most Magic tournaments")
     raw = CliRunner().invoke(cli, ["rule", "100.6", "--json"]).output
     assert "Most _Magic_ tournaments" in raw  # JSON keeps the text as published
+
+
+def test_safe_reads_short_and_long_text_alike() -> None:
+    from judge_cli import render
+
+    unsafe = {chr(c) for c in render._UNSAFE}
+    for c in [*range(0x00, 0x300), *range(0x2000, 0x2100), 0x061B, 0x061C, 0xFEFF]:
+        ch = chr(c)
+        short = render.safe(f"a{ch}b")
+        long = render.safe("a" * render._LONG + ch)
+        assert (short != f"a{ch}b") == (ch in unsafe)
+        assert long.endswith(short[1:-1]) and (long != "a" * render._LONG + ch) == (ch in unsafe)
+    assert render.safe("\x1b[31m\u202e") == "\\x1b[31m\\u202e"

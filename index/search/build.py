@@ -28,7 +28,8 @@ from .schema import SCHEMA_VERSION
 if TYPE_CHECKING:
     from whoosh.index import Index
 
-    from ..model import Document, Section
+    from ..model import Document
+    from ..section import Section
 
 META = "judge-search.json"
 """The file, beside whoosh's, that says what an index was built from."""

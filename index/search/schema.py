@@ -30,8 +30,9 @@ from .engine import whoosh
 from .words import QUESTION_WORDS, TOKEN_PATTERN
 
 if TYPE_CHECKING:
-    from ..model import Document, Section
+    from ..model import Document
     from ..numbers import RuleNumber
+    from ..section import Section
 
 # The document model and rule numbers are imported where they are used: a one-shot search
 # needs neither unless the query names a rule, and importing them costs start-up time.

@@ -115,7 +115,7 @@ def _glossary_links(text: str, ed: Edition, site: Site) -> str:
 
 def linked(text: str, ed: Edition, site: Site) -> str:
     """``text`` as HTML: escaped, rule references linked, quoted glossary terms linked."""
-    from index.numbers import find_references
+    from index.textrefs import find_references
 
     rules = ed.document.rules
     out: list[str] = []
