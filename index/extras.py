@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .edition import Edition
+    from .editionsearch import EditionSearch
 
 __all__ = ["extra_indexes"]
 
 
 def extra_indexes(
-    ed: Edition, sources: tuple[str, ...], documents: tuple[str, ...] | None, *, every: bool
+    ed: EditionSearch, sources: tuple[str, ...], documents: tuple[str, ...] | None, *, every: bool
 ) -> list[tuple[str, Path, float]]:
     """The tournament documents' and the rulings' indexes a scope reads (``every``: all
     there are), with their weights.
@@ -56,7 +56,7 @@ def extra_indexes(
 
 
 def _documents_folder(
-    ed: Edition, documents: tuple[str, ...] | None, required: bool
+    ed: EditionSearch, documents: tuple[str, ...] | None, required: bool
 ) -> Path | None:
     """The tournament documents' index that goes with this edition, built if needed."""
     from .search.tournament import documents_index, select_documents
@@ -77,7 +77,7 @@ def _documents_folder(
         return documents_index(store, Path(tempfile.gettempdir()) / "judge-cache", chosen)
 
 
-def _rulings_folder(ed: Edition, required: bool) -> Path | None:
+def _rulings_folder(ed: EditionSearch, required: bool) -> Path | None:
     """The folder of the stored card snapshot, whose ``search/`` indexes its rulings."""
     from .atomic import Slot
     from .cards.store import CardStore
