@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -23,6 +23,9 @@ from .common import (
     open_edition,
 )
 
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
 __all__ = ["cli"]
 
 
@@ -32,7 +35,9 @@ class LazyGroup(Group):
     ``judge rule`` should not pay for importing the scenario checker or the search engine.
     """
 
-    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, lazy: dict[str, tuple[str, str]] | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.lazy = dict(lazy or {})
 
@@ -51,33 +56,117 @@ class LazyGroup(Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.lazy:
-            module_name, attr = self.lazy[cmd_name].split(":")
+            module_name, attr = self.lazy[cmd_name][0].split(":")
             module = importlib.import_module(module_name)
             command: click.Command = getattr(module, attr)
             return command
         return super().get_command(ctx, cmd_name)
 
+    def listed(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command as the help's list and a TAB show it: a lazy one's stand-in, with its
+        summary, so that listing the commands imports none of them."""
+        if cmd_name in self.lazy:
+            return click.Command(cmd_name, help=self.lazy[cmd_name][1])
+        return super().get_command(ctx, cmd_name)
 
-# Commands that live in their own modules: name → "module:attribute".
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's list of commands (the same text), from :meth:`listed`."""
+        from gettext import gettext as _  # click's own section title, translated as it does
+
+        commands = [(name, self.listed(ctx, name)) for name in self.list_commands(ctx)]
+        shown = [(name, cmd) for name, cmd in commands if cmd is not None and not cmd.hidden]
+        if shown:
+            limit = formatter.width - 6 - max(len(name) for name, _cmd in shown)
+            with formatter.section(_("Commands")):
+                formatter.write_dl([(name, cmd.get_short_help_str(limit)) for name, cmd in shown])
+
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
+        """click's completions of a command name (the same items), from :meth:`listed`."""
+        from click.shell_completion import CompletionItem
+
+        results = []
+        for name in self.list_commands(ctx):
+            cmd = self.listed(ctx, name) if name.startswith(incomplete) else None
+            if cmd is not None and not cmd.hidden:
+                results.append(CompletionItem(name, help=cmd.get_short_help_str()))
+        results.extend(click.Command.shell_complete(self, ctx, incomplete))
+        return results
+
+
+# Commands that live in their own modules: name → ("module:attribute", the first paragraph of
+# its help). `judge --help` and a TAB list them from here, without importing them; a test
+# checks each against its command.
 LAZY_COMMANDS = {
-    "card": "judge_cli.card_command:card",
-    "cards": "judge_cli.card_command:cards",
-    "check": "judge_cli.scenario.command:check",
-    "cite-check": "judge_cli.diff_commands:cite_check",
-    "diff": "judge_cli.diff_commands:diff",
-    "editions": "judge_cli.store_commands:editions",
-    "history": "judge_cli.diff_commands:history",
-    "index": "judge_cli.store_commands:index_group",
-    "ipg": "judge_cli.docs_commands:ipg",
-    "jar": "judge_cli.docs_commands:jar",
-    "model": "judge_cli.model_command:model",
-    "mtr": "judge_cli.docs_commands:mtr",
-    "notes": "judge_cli.store_commands:notes_group",
-    "completion": "judge_cli.completion:completion",
-    "export": "judge_cli.web.export:export",
-    "search": "judge_cli.search_command:search",
-    "serve": "judge_cli.serve.command:serve",
-    "update": "judge_cli.update_command:update",
+    "card": (
+        "judge_cli.card_command:card",
+        "Show cards: Oracle text, rulings, and the rules their keywords name.",
+    ),
+    "cards": (
+        "judge_cli.card_command:cards",
+        "Show the stored Oracle card data (date, cards, source); import or download it.",
+    ),
+    "check": (
+        "judge_cli.scenario.command:check",
+        "Replay the board in FILE through the state-based actions and explain the ruling.",
+    ),
+    "cite-check": (
+        "judge_cli.diff_commands:cite_check",
+        "Check the rule citations in a text (FILE, or - for standard input) against an edition.",
+    ),
+    "diff": (
+        "judge_cli.diff_commands:diff",
+        "Show what changed between two editions: in one rule, a rule with its subrules,"
+        " a section, or (no REF) the whole document.",
+    ),
+    "editions": (
+        "judge_cli.store_commands:editions",
+        "List the stored editions (date, rules, glossary entries, source) and tournament"
+        " documents.",
+    ),
+    "history": (
+        "judge_cli.diff_commands:history",
+        "Show every stored edition in which a rule was added, changed, moved or removed.",
+    ),
+    "index": ("judge_cli.store_commands:index_group", "Store, rebuild and remove editions."),
+    "ipg": (
+        "judge_cli.docs_commands:ipg",
+        "Show an infraction of the Infraction Procedure Guide, its penalty first.",
+    ),
+    "jar": (
+        "judge_cli.docs_commands:jar",
+        "Show Judging at Regular REL: the whole document, or a part by its heading.",
+    ),
+    "model": (
+        "judge_cli.model_command:model",
+        "Show the sentence-embedding model of the semantic re-rank (`judge model install`).",
+    ),
+    "mtr": (
+        "judge_cli.docs_commands:mtr",
+        'Show the Magic Tournament Rules by section: 2.5, 4 (a whole section), "Appendix B".',
+    ),
+    "notes": (
+        "judge_cli.store_commands:notes_group",
+        "List the stored notes (Markdown files searched with every edition).",
+    ),
+    "completion": (
+        "judge_cli.completion:completion",
+        "Print the shell completion script for bash, zsh or fish.",
+    ),
+    "export": ("judge_cli.web.export:export", "Write an edition out in another form (html)."),
+    "search": (
+        "judge_cli.search_command:search",
+        "Search rules, examples, glossary, notes, tournament documents and card rulings, ranked.",
+    ),
+    "serve": (
+        "judge_cli.serve.command:serve",
+        "Answer over HTTP: the JSON of rule, define, search, check, editions, diff, history"
+        " and card under /api/, Academy Ruins-style routes under /cr/, and pages for people"
+        " at /.",
+    ),
+    "update": (
+        "judge_cli.update_command:update",
+        "Download the newest Comprehensive Rules from Wizards and store them as an edition.",
+    ),
 }
 
 

@@ -1,6 +1,6 @@
 """The commands that manage the store: ``judge editions``, ``judge index``, ``judge notes``.
 
-Imported only when one of them runs (or help lists them): see ``LAZY_COMMANDS`` in
+Imported only when one of them runs: see ``LAZY_COMMANDS`` in
 :mod:`judge_cli.cli`.
 """
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -356,3 +357,39 @@ def test_index_build_draws_progress_only_on_a_terminal(
     assert result.exit_code == 0
     assert "\rIndexing 2030-03-01 [" in result.output
     assert result.output.endswith("Stored edition 2030-03-01: 37 rules, 5 glossary entries.\n")
+
+
+def test_the_commands_listed_without_importing_them_read_as_their_own_help() -> None:
+    import importlib
+
+    from judge_cli.cli import LAZY_COMMANDS, cli
+
+    ctx = click.Context(cli)
+    for name, (target, _summary) in LAZY_COMMANDS.items():
+        module, attr = target.split(":")
+        real = getattr(importlib.import_module(module), attr)
+        listed = cli.listed(ctx, name)  # type: ignore[attr-defined]
+        assert listed is not None and listed.hidden == real.hidden, name
+        for limit in (30, 45, 60, 100, 400):
+            assert listed.get_short_help_str(limit) == real.get_short_help_str(limit), name
+
+
+def test_help_and_a_tab_import_no_command_module() -> None:
+    code = (
+        "import sys\n"
+        "from judge_cli.cli import LAZY_COMMANDS, cli\n"
+        "try:\n"
+        "    cli(['--help'], prog_name='judge')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "from click.shell_completion import ShellComplete\n"
+        "print([c.value for c in ShellComplete(cli, {}, 'judge', '_J').get_completions([], 'c')])\n"
+        "loaded = {t.split(':')[0] for t, _ in LAZY_COMMANDS.values()} & set(sys.modules)\n"
+        "print('LOADED', sorted(loaded))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert "  search " in out and "Search rules, examples" in out
+    assert "['card', 'cards', 'check', 'cite-check', 'completion']" in out
+    assert out.strip().endswith("LOADED []")
