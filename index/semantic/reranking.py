@@ -8,6 +8,24 @@ The defaults were chosen on a grid (``benchmarks/relevance.py --sweep``: weight 
 20/30/50, add 0/5/10) on the 91 real questions and our halves A–P together: the real questions
 are flat from 0.7 to 0.9 (success@5 0.473), ours fall past 0.7 (recall@5 0.860 at 0.7, 0.845 at
 0.8); adding the model's nearest lifts the real questions (0.429 → 0.473) and costs ours little.
+
+Tried against these defaults on judge+cards+sem (2026-12-01; success@5 / MRR on the tuning half
+T of the real questions, the held-back half H, then recall@5 / MRR on our halves A–P; today
+0.587 / 0.406, 0.533 / 0.347, 0.868 / 0.742 with float32 vectors), none kept:
+
+* z-scored cosines and lexical scores instead of min-max, weight 0.5 / 0.6 (0.3 / 0.35 with
+  cards read): T 0.587 / 0.407–0.408, H 0.533 / 0.325–0.328, ours 0.874 / 0.741–0.746;
+* reciprocal-rank fusion (k 20), weight 0.5–0.7: T 0.543–0.565 / 0.403–0.417, H 0.511–0.556 /
+  0.364–0.372, ours 0.858–0.871 / 0.712–0.738;
+* more of the model's nearest (10 or 15) when the pool's best lexical score is weak (below 5
+  or 10): no question changed;
+* the question's sentences embedded too, the best cosine of any (or 0.3 / 0.5 of it mixed with
+  the whole question's), or only the sentences ending in "?": T 0.565–0.587 / 0.403–0.406, H
+  0.533 / 0.345–0.351, ours unchanged. The 91 real questions are 16–103 word pieces, none past
+  the model's 128: truncation is not what they lose;
+* each card name read replaced by its types and keywords in the text embedded ("a creature
+  goblin with haste"), alone or mixed half and half with the question as typed: T 0.565–0.587 /
+  0.414–0.415, H 0.467–0.511 / 0.323–0.337.
 """
 
 from __future__ import annotations
