@@ -565,6 +565,24 @@ def test_plain_words_build_the_query_the_parser_would(query: str) -> None:
     parsed = make_parser(schema).parse(text)
     assert direct == parsed
     assert repr(direct) == repr(parsed)
+    analyzed: dict[tuple[str, str], tuple[str, ...]] = {}
+    for _ in range(2):  # filling the analyzers' cache, then from it
+        assert repr(direct_query(schema, text, analyzed)) == repr(parsed)
+    assert analyzed
+
+
+def test_coverage_reads_each_documents_own_words() -> None:
+    from index.search.rank import coverage
+
+    legend = (frozenset({"legend"}), 2.0)
+    rule = (frozenset({"rule"}), 1.0)
+    a = {"title": "Legend rule", "body": "the legend rule"}
+    b = {"title": "Legend rule", "body": "the legend rule", "roots": "rules"}
+    assert coverage(a, [legend, rule]) == 1.0
+    assert coverage({"body": "legendary"}, [legend, rule]) == 0.0
+    assert coverage({"body": "legends"}, [legend, rule]) == pytest.approx(2 / 3)
+    assert coverage(dict(a, title="", body="rules"), [legend, rule]) == pytest.approx(1 / 3)
+    assert coverage(b, [legend, rule]) == coverage(a, [legend, rule])  # remembered or not
 
 
 @pytest.mark.parametrize("query", ["a NOT b", "x:y", 'x"y"', "AND b", "(a", "a OR OR b", "Or b"])

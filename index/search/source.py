@@ -50,6 +50,8 @@ class OpenIndex:
         """What each phrase or group of a question matched, with its score."""
         self.lexicon: dict[tuple[str, str], list[str]] = {}
         """The indexed words of a field that start with a letter (for fuzzy matching)."""
+        self.analyzed: dict[tuple[str, str], tuple[str, ...]] = {}
+        """The words a field's analyzer made of a query token, by (field, token)."""
         self._parser: Any = None
 
     def doc_frequency(self, fieldname: str, text: str) -> int:
@@ -96,6 +98,8 @@ class OpenIndex:
         if len(self.postings) > REMEMBERED or len(self.matched) > REMEMBERED:
             self.postings.clear()
             self.matched.clear()
+        if len(self.analyzed) > REMEMBERED:
+            self.analyzed.clear()
 
     def close(self) -> None:
         """Closes the whoosh searcher, if this object opened it."""
