@@ -75,6 +75,21 @@ def test_misspelling_finds_deathtouch(store_home: Path, query: str) -> None:
     assert top and all(i.startswith("702.2") or "Deathtouch" in i for i in top), top
 
 
+def test_misspellings_read_again_from_what_the_searcher_remembers(store_home: Path) -> None:
+    from index.search import Searcher, open_search_index
+
+    ix, _ = open_search_index(_build(store_home, "2025-02-07"))
+    try:
+        with Searcher([ix]) as searcher:
+            first = searcher.search("deathtuch tramlpe damage", limit=5)
+            assert any(searcher._opened[0].near.values())  # the nearest words were remembered
+            again = searcher.search("deathtuch tramlpe damage", limit=5)
+    finally:
+        ix.close()
+    assert [(r.id, r.score) for r in again.results] == [(r.id, r.score) for r in first.results]
+    assert any(r.id.startswith("702.2") for r in first.results), first.results
+
+
 def test_tramples_is_stemmed(store_home: Path) -> None:
     assert _ids(store_home, "2025-02-07", "tramples", limit=3)[0].startswith("702.19")
 

@@ -364,20 +364,29 @@ def fuzzify(q: Any, src: OpenIndex, keep: frozenset[str] = frozenset()) -> Any:
                 src.doc_frequency(f, text) for f in FIELDS
             ):
                 return node
-            dist = 1 if len(text) <= 6 else 2
-            near: set[str] = set()
-            size = len(text)
-            distance = distances(text)
-            for fieldname in ("term", "body"):
-                for word in src.words_starting(fieldname, text[0]):
-                    if abs(len(word) - size) <= dist and distance(word) <= dist:
-                        near.add(word)
+            near = src.near.get(text)
+            if near is None:
+                # Remembered per open index: a question's word is tried in each of its fields.
+                near = src.near[text] = _near(src, text)
             if not near:
                 return node
-            return Or([Term(node.fieldname, w, boost=node.boost * 0.9) for w in sorted(near)])
+            return Or([Term(node.fieldname, w, boost=node.boost * 0.9) for w in near])
         return node
 
     return q.accept(fix)
+
+
+def _near(src: OpenIndex, text: str) -> tuple[str, ...]:
+    """The indexed words (of the term and body fields) nearest ``text``, sorted."""
+    dist = 1 if len(text) <= 6 else 2
+    near: set[str] = set()
+    size = len(text)
+    distance = distances(text)
+    for fieldname in ("term", "body"):
+        for word in src.words_starting(fieldname, text[0]):
+            if abs(len(word) - size) <= dist and distance(word) <= dist:
+                near.add(word)
+    return tuple(sorted(near))
 
 
 def check_length(query: str) -> None:

@@ -52,6 +52,8 @@ class OpenIndex:
         """The indexed words of a field that start with a letter (for fuzzy matching)."""
         self.analyzed: dict[tuple[str, str], tuple[str, ...]] = {}
         """The words a field's analyzer made of a query token, by (field, token)."""
+        self.near: dict[str, tuple[str, ...]] = {}
+        """The indexed words nearest a word the index lacks (see ``query.fuzzify``)."""
         self._parser: Any = None
 
     def doc_frequency(self, fieldname: str, text: str) -> int:
@@ -98,8 +100,9 @@ class OpenIndex:
         if len(self.postings) > REMEMBERED or len(self.matched) > REMEMBERED:
             self.postings.clear()
             self.matched.clear()
-        if len(self.analyzed) > REMEMBERED:
+        if len(self.analyzed) > REMEMBERED or len(self.near) > REMEMBERED:
             self.analyzed.clear()
+            self.near.clear()
 
     def close(self) -> None:
         """Closes the whoosh searcher, if this object opened it."""
