@@ -75,6 +75,21 @@ def test_misspelling_finds_deathtouch(store_home: Path, query: str) -> None:
     assert top and all(i.startswith("702.2") or "Deathtouch" in i for i in top), top
 
 
+def test_misspellings_read_again_from_what_the_searcher_remembers(store_home: Path) -> None:
+    from index.search import Searcher, open_search_index
+
+    ix, _ = open_search_index(_build(store_home, "2025-02-07"))
+    try:
+        with Searcher([ix]) as searcher:
+            first = searcher.search("deathtuch tramlpe damage", limit=5)
+            assert any(searcher._opened[0].near.values())  # the nearest words were remembered
+            again = searcher.search("deathtuch tramlpe damage", limit=5)
+    finally:
+        ix.close()
+    assert [(r.id, r.score) for r in again.results] == [(r.id, r.score) for r in first.results]
+    assert any(r.id.startswith("702.2") for r in first.results), first.results
+
+
 def test_tramples_is_stemmed(store_home: Path) -> None:
     assert _ids(store_home, "2025-02-07", "tramples", limit=3)[0].startswith("702.19")
 
@@ -565,6 +580,24 @@ def test_plain_words_build_the_query_the_parser_would(query: str) -> None:
     parsed = make_parser(schema).parse(text)
     assert direct == parsed
     assert repr(direct) == repr(parsed)
+    analyzed: dict[tuple[str, str], tuple[str, ...]] = {}
+    for _ in range(2):  # filling the analyzers' cache, then from it
+        assert repr(direct_query(schema, text, analyzed)) == repr(parsed)
+    assert analyzed
+
+
+def test_coverage_reads_each_documents_own_words() -> None:
+    from index.search.rank import coverage
+
+    legend = (frozenset({"legend"}), 2.0)
+    rule = (frozenset({"rule"}), 1.0)
+    a = {"title": "Legend rule", "body": "the legend rule"}
+    b = {"title": "Legend rule", "body": "the legend rule", "roots": "rules"}
+    assert coverage(a, [legend, rule]) == 1.0
+    assert coverage({"body": "legendary"}, [legend, rule]) == 0.0
+    assert coverage({"body": "legends"}, [legend, rule]) == pytest.approx(2 / 3)
+    assert coverage(dict(a, title="", body="rules"), [legend, rule]) == pytest.approx(1 / 3)
+    assert coverage(b, [legend, rule]) == coverage(a, [legend, rule])  # remembered or not
 
 
 @pytest.mark.parametrize("query", ["a NOT b", "x:y", 'x"y"', "AND b", "(a", "a OR OR b", "Or b"])

@@ -85,6 +85,25 @@ def test_vectors_match_the_published_similarities(model: Embedder) -> None:
     assert float(alone @ vectors[2]) == pytest.approx(1.0, abs=1e-5)
 
 
+def test_a_long_question_is_cut_at_the_model_s_trained_length(model: Embedder) -> None:
+    from tokenizers import Tokenizer
+
+    assert model.query_tokens == 128  # tokenizer.json's own cut; passages run to 256
+    long = "Can I respond when my opponent casts a creature spell with flash? " * 20
+    short = "Can I respond when my opponent casts a creature spell with flash?"
+    tokenizer = Tokenizer.from_file(str(model.folder / "tokenizer.json"))
+    tokenizer.no_padding()
+    cut = tokenizer.encode(long)  # the hub file cuts at 128, [SEP] kept
+    assert len(cut.ids) == 128 and len(model._tokenizer.encode(long).ids) == 256
+    as_cut = model.embed([tokenizer.decode(cut.ids)])[0]
+    assert float(model.embed_query(long)[0] @ as_cut) == pytest.approx(1.0, abs=1e-5)
+    assert float(model.embed_query(long)[0] @ model.embed([long])[0]) < 1.0 - 1e-4
+    # A question shorter than the cut is embedded as a passage is.
+    assert float(model.embed_query(short)[0] @ model.embed([short])[0]) == pytest.approx(
+        1.0, abs=1e-6
+    )
+
+
 # --- judge model import ----------------------------------------------------------------------
 
 

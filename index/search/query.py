@@ -210,7 +210,9 @@ _OPERATOR_WORDS = frozenset(["and", "or", "not", "andnot", "andmaybe"])
 _QUERY_TOKEN_RE = LazyPattern(r'"[^"]*"|[()]|[^\s()"]+')
 
 
-def direct_query(schema: Any, text: str) -> Any:
+def direct_query(
+    schema: Any, text: str, analyzed: dict[tuple[str, str], tuple[str, ...]] | None = None
+) -> Any:
     """The query the parser makes of ``text``, built directly; None if it needs the parser.
 
     Handles what questions and :data:`SHORTHAND` expansions are made of: words, "phrases",
@@ -219,7 +221,8 @@ def direct_query(schema: Any, text: str) -> Any:
     splits ("day/night", "2/2") is an OR of its parts, as in whoosh's ``MultifieldParser`` with
     an ``OrGroup``; building it here skips the parser's plugins and their regular expressions
     (most of a parse). Anything else (NOT, fields, odd operator sequences) is left to the parser.
-    ``tests/test_search.py`` checks both give equal queries.
+    ``tests/test_search.py`` checks both give equal queries. ``analyzed``: the words each
+    field's analyzer made of a token so far, by (field, token), read and filled.
     """
     from whoosh.query import And, Or, Phrase, Term
 
@@ -241,7 +244,13 @@ def direct_query(schema: Any, text: str) -> Any:
         inner = token[1:-1] if quoted else token
         per_field: list[Any] = []
         for fieldname in FIELDS:
-            words = list(schema[fieldname].process_text(inner, mode="query"))
+            key = (fieldname, inner)
+            words = analyzed.get(key) if analyzed is not None else None
+            if words is None:
+                # whoosh's analyzers (a chain of generators) were a tenth of a warm query.
+                words = tuple(schema[fieldname].process_text(inner, mode="query"))
+                if analyzed is not None:
+                    analyzed[key] = words
             boost = FIELD_BOOSTS[fieldname]
             if len(words) > 1 and not quoted:
                 # A word the analyzer splits ("2/2", "face-down"): the parser ORs its parts.
@@ -355,20 +364,29 @@ def fuzzify(q: Any, src: OpenIndex, keep: frozenset[str] = frozenset()) -> Any:
                 src.doc_frequency(f, text) for f in FIELDS
             ):
                 return node
-            dist = 1 if len(text) <= 6 else 2
-            near: set[str] = set()
-            size = len(text)
-            distance = distances(text)
-            for fieldname in ("term", "body"):
-                for word in src.words_starting(fieldname, text[0]):
-                    if abs(len(word) - size) <= dist and distance(word) <= dist:
-                        near.add(word)
+            near = src.near.get(text)
+            if near is None:
+                # Remembered per open index: a question's word is tried in each of its fields.
+                near = src.near[text] = _near(src, text)
             if not near:
                 return node
-            return Or([Term(node.fieldname, w, boost=node.boost * 0.9) for w in sorted(near)])
+            return Or([Term(node.fieldname, w, boost=node.boost * 0.9) for w in near])
         return node
 
     return q.accept(fix)
+
+
+def _near(src: OpenIndex, text: str) -> tuple[str, ...]:
+    """The indexed words (of the term and body fields) nearest ``text``, sorted."""
+    dist = 1 if len(text) <= 6 else 2
+    near: set[str] = set()
+    size = len(text)
+    distance = distances(text)
+    for fieldname in ("term", "body"):
+        for word in src.words_starting(fieldname, text[0]):
+            if abs(len(word) - size) <= dist and distance(word) <= dist:
+                near.add(word)
+    return tuple(sorted(near))
 
 
 def check_length(query: str) -> None:
@@ -401,7 +419,7 @@ def parse(src: OpenIndex, text: str) -> Any:
     found: list[tuple[str, str]] = []
     expanded = expand_shorthand(text, found)
     try:
-        q = direct_query(src.schema, expanded)
+        q = direct_query(src.schema, expanded, src.analyzed)
         if q is None:
             q = src.parser().parse(expanded)
     except Exception as exc:  # whoosh's parser raises assorted errors on odd input

@@ -8,6 +8,7 @@ the one rule it names (:data:`LEND`). whoosh is imported lazily, inside the func
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -97,9 +98,20 @@ def prune(q: Any, src: OpenIndex) -> Any:
     return Or(keep, boost=q.boost, scale=q.scale)
 
 
+_COVERED = (*FIELDS, "roots")
+
+
+@functools.lru_cache(maxsize=16_384)
+def _stems_of(*texts: str) -> frozenset[str]:
+    """The stems of a document's searched fields together, remembered per document: the pool
+    of every many-word question is scored by them, and ``stem_set``'s own cache is smaller
+    than an edition."""
+    return frozenset().union(*map(stem_set, texts))
+
+
 def coverage(fields: dict[str, Any], concepts: list[tuple[frozenset[str], float]]) -> float:
     """The idf-weighted share of ``concepts`` found in a hit's term, title and body."""
-    have = frozenset().union(*(stem_set(str(fields.get(f) or "")) for f in (*FIELDS, "roots")))
+    have = _stems_of(*(str(fields.get(f) or "") for f in _COVERED))
     total = sum(w for _, w in concepts) or 1.0
     return sum(w for stems, w in concepts if stems & have) / total
 

@@ -50,6 +50,10 @@ class OpenIndex:
         """What each phrase or group of a question matched, with its score."""
         self.lexicon: dict[tuple[str, str], list[str]] = {}
         """The indexed words of a field that start with a letter (for fuzzy matching)."""
+        self.analyzed: dict[tuple[str, str], tuple[str, ...]] = {}
+        """The words a field's analyzer made of a query token, by (field, token)."""
+        self.near: dict[str, tuple[str, ...]] = {}
+        """The indexed words nearest a word the index lacks (see ``query.fuzzify``)."""
         self._parser: Any = None
 
     def doc_frequency(self, fieldname: str, text: str) -> int:
@@ -96,6 +100,9 @@ class OpenIndex:
         if len(self.postings) > REMEMBERED or len(self.matched) > REMEMBERED:
             self.postings.clear()
             self.matched.clear()
+        if len(self.analyzed) > REMEMBERED or len(self.near) > REMEMBERED:
+            self.analyzed.clear()
+            self.near.clear()
 
     def close(self) -> None:
         """Closes the whoosh searcher, if this object opened it."""

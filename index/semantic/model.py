@@ -189,6 +189,9 @@ class Embedder:
         self._digest = digest
         self._dimension = dimension
         self.folder = folder
+        self.query_tokens = 0
+        """The word pieces a question is cut to (0: as passages are): the length the model was
+        trained at, which a forum post pasted whole would double the cost of."""
         self.embed_query: Callable[[str], Matrix] = functools.lru_cache(maxsize=64)(self._embed_one)
         """The vector of one question (a 1 × dimension matrix), remembered for the last few."""
 
@@ -235,6 +238,9 @@ class Embedder:
             tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         except Exception as exc:  # tokenizers raises its own Exception subclass
             raise ModelLoadError(folder, "tokenizer.json", f"not a tokenizer ({exc})") from None
+        # The hub's tokenizer.json cuts at the length the model was trained at (128 word pieces
+        # for all-MiniLM-L6-v2, its model card says); a question is cut there too.
+        trained = (tokenizer.truncation or {}).get("max_length")
         # The hub's tokenizer.json pads every text to 128 tokens and cuts at 128;
         # sentence-transformers cuts at max_seq_length and pads a batch to its longest text.
         tokenizer.enable_truncation(max_tokens)
@@ -259,12 +265,14 @@ class Embedder:
         shape = session.get_outputs()[0].shape
         dimension = shape[-1] if shape and isinstance(shape[-1], int) else 0
         embedder = cls(session, tokenizer, digest=digest, dimension=dimension, folder=folder)
+        if isinstance(trained, int) and 0 < trained < max_tokens:
+            embedder.query_tokens = trained
         if not dimension:
             embedder._dimension = int(embedder.embed(["dimension"]).shape[1])
         return embedder
 
     def _embed_one(self, text: str) -> Matrix:
-        return self.embed([text])
+        return self._run([text], self.query_tokens)
 
     def embed(
         self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
@@ -291,17 +299,20 @@ class Embedder:
             return np.zeros((0, self._dimension), dtype=np.float32)
         return out
 
-    def _run(self, texts: list[str]) -> Matrix:
-        """Mean pooling over the attention mask, then L2 normalisation."""
+    def _run(self, texts: list[str], tokens: int = 0) -> Matrix:
+        """Mean pooling over the attention mask, then L2 normalisation; each text cut to
+        ``tokens`` word pieces (0: the tokenizer's cut), its closing special tokens kept."""
         import numpy as np
 
-        encodings = self._tokenizer.encode_batch(texts)
-        width = max(len(e.ids) for e in encodings)
+        rows = [
+            _cut(e.ids, e.special_tokens_mask, tokens) for e in self._tokenizer.encode_batch(texts)
+        ]
+        width = max(len(r) for r in rows)
         ids = np.zeros((len(texts), width), dtype=np.int64)
         mask = np.zeros((len(texts), width), dtype=np.int64)
-        for row, e in enumerate(encodings):
-            ids[row, : len(e.ids)] = e.ids
-            mask[row, : len(e.ids)] = 1
+        for row, r in enumerate(rows):
+            ids[row, : len(r)] = r
+            mask[row, : len(r)] = 1
         feed = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.zeros_like(ids)
@@ -315,3 +326,15 @@ class Embedder:
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         result: Matrix = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
         return result
+
+
+def _cut(ids: list[int], special: list[int], tokens: int) -> list[int]:
+    """``ids`` cut to ``tokens`` (if longer and ``tokens`` > 0), keeping the trailing special
+    tokens ([SEP]) as the tokenizer's own truncation does."""
+    if not tokens or len(ids) <= tokens:
+        return ids
+    tail = 0
+    while tail < len(special) and special[len(special) - 1 - tail]:
+        tail += 1
+    tail = min(tail, tokens)
+    return ids[: tokens - tail] + ids[len(ids) - tail :]

@@ -413,7 +413,9 @@ class Vectors:
         matrix, starts = self._decode()
         if not len(matrix):
             return np.zeros(len(self.ids), dtype=np.float32)
-        rows = matrix @ np.asarray(query, dtype=np.float32).reshape(-1)
+        # numpy's own loop, not BLAS: OpenBLAS splits a product this small over every core,
+        # and on a busy machine waiting for its threads took 12-16 ms where one thread takes 1.
+        rows = np.einsum("ij,j->i", matrix, np.asarray(query, dtype=np.float32).reshape(-1))
         best: npt.NDArray[np.float32] = np.maximum.reduceat(rows, starts)
         return best
 
