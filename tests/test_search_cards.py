@@ -16,7 +16,7 @@ from index.cards.names import fold_name, loose_name
 from index.cards.store import CardStore
 from index.search import Searcher, build_ram_index
 from index.search.cardnames import blank_out, find_mentions
-from index.search.cardquery import read_cards
+from index.search.cardquery import SIGNAL_CAP, read_cards, shared_signals
 from index.search.cardsignals import card_signals, signals_of
 from index.search.source import OpenIndex
 from judge_cli.cli import cli
@@ -250,6 +250,18 @@ def test_two_cards_of_a_family_add_the_rule_about_them_together() -> None:
     assert '"two or more replacement" OR "replacement and/or prevention effects"' in together
     alone = [s.words for s in signals_of([maniac])]
     assert '"two or more replacement" OR "replacement and/or prevention effects"' not in alone
+
+
+def test_many_signals_share_their_boost_against_the_question_s_own_words() -> None:
+    from whoosh.query import Term
+
+    signals = [Term("body", f"w{i}", boost=1.0) for i in range(5)]
+    shared = shared_signals(signals, 1)
+    assert [round(p.boost, 6) for p in shared] == [round(SIGNAL_CAP / 5, 6)] * 5
+    assert [p.boost for p in signals] == [1.0] * 5  # the parts given are left as they were
+    # a question long enough for its cards' signals, or of card names only: as they are
+    assert shared_signals(signals, 3) == signals
+    assert shared_signals(signals, 0) == signals
 
 
 # --- searching: a small CR of our own (fixtures/cards-cr.txt) ------------------------------

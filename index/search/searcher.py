@@ -16,7 +16,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from .cardquery import CardReading, card_parts, read_cards
+from .cardquery import CardReading, card_parts, read_cards, shared_signals
 from .extra import RULINGS_IN_ALL
 from .kinds import Scope, get_scope, kind_of
 from .pasted import find_question, is_pasted
@@ -319,6 +319,7 @@ class Searcher:
         else:
             own = parse(src, text) if text else None
             own_parts = [] if own is None else _parts(own)
+            signal_parts = shared_signals(signal_parts, len(own_parts))
             q = Or(own_parts + signal_parts + name_parts)
             text = text or "cards"
         flt = scope.filter(source)
