@@ -361,13 +361,11 @@ def forked_search(
     usable (see :meth:`Child.answer`) or answered for other vectors than ``folder``'s now:
     re-rank in process then. Raises the child's errors (see :meth:`Child.answer`).
     """
-    from .searching import CURRENT
+    from .searching import nothing_to_add, reranked
     from .vectors import read_header
 
     found = searcher.search(query, limit=max(limit, DEPTH), scope=scope)
-    bare_number = found.jumped and found.pinned >= len(found.results)
-    if bare_number or (not found.results and found.suggestions):
-        # As reranked_search: the model has nothing to add (and is not waited for).
+    if nothing_to_add(found):  # and it is not waited for
         child.close()
         found.results = found.results[:limit]
         return found
@@ -387,19 +385,12 @@ def forked_search(
     ranked = rerank_with(
         answer.similarities, ids, found.results, weight=weight, keep=keep, make=make
     )
-    shown = ranked[:keep]
-    for hit in ranked[keep:limit]:
-        if hit.similarity is None and hit.lexical_score is None:
-            hit = dataclasses.replace(hit, score=0.0, lexical_score=hit.score)
-        shown.append(hit)
-    found.results = shown
     installed = semantic.installed()
-    found.semantic = {
+    record = {
         "model": installed.name if installed is not None else None,
         "digest": answer.model[:12],
         "weight": weight,
         "depth": DEPTH,
         "add": ADD,
     }
-    found.semantic_status = CURRENT
-    return found
+    return reranked(found, ranked, limit, record)

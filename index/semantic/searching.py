@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .reranking import ADD, CARDS_WEIGHT, DEPTH, WEIGHT
 
@@ -36,6 +36,8 @@ __all__ = [
     "UNAVAILABLE",
     "SemanticSearch",
     "nearest_builds",
+    "nothing_to_add",
+    "reranked",
     "reranked_search",
 ]
 
@@ -75,15 +77,11 @@ def reranked_search(
     only if ``scope`` searches them. Results past the re-ranked ones keep their order with a
     score of 0 (their lexical score stays in ``lexical_score``).
     """
-    import dataclasses
 
     from .reranking import rerank
 
     found = searcher.search(query, limit=max(limit, depth), scope=scope)
-    bare_number = found.jumped and found.pinned >= len(found.results)
-    if bare_number or (not found.results and found.suggestions):
-        # A rule number alone (that rule, then its subrules), or nothing found but a "did you
-        # mean": the model has nothing to add.
+    if nothing_to_add(found):
         found.results = found.results[:limit]
         return found
 
@@ -104,20 +102,41 @@ def reranked_search(
         keep=keep,
         make=make,
     )
-    shown = ranked[:keep]
-    for hit in ranked[keep:limit]:
-        if hit.similarity is None and hit.lexical_score is None:
-            # Past the re-ranked ones: search's order, and a score below theirs.
-            hit = dataclasses.replace(hit, score=0.0, lexical_score=hit.score)
-        shown.append(hit)
-    found.results = shown
-    found.semantic = {
+    record = {
         "model": name,
         "digest": vectors.model[:12],
         "weight": weight,
         "depth": depth,
         "add": add,
     }
+    return reranked(found, ranked, limit, record)
+
+
+def nothing_to_add(found: SearchResults) -> bool:
+    """Whether the model has nothing to add to ``found``: a rule number alone (that rule, then
+    its subrules), or nothing found but a "did you mean"."""
+    bare_number = found.jumped and found.pinned >= len(found.results)
+    return bare_number or (not found.results and bool(found.suggestions))
+
+
+def reranked(
+    found: SearchResults, ranked: list[SearchResult], limit: int, record: dict[str, Any]
+) -> SearchResults:
+    """``found`` with its first ``limit`` re-ranked hits and the re-rank's ``record``.
+
+    Hits past the re-ranked ones keep search's order, with a score below theirs (0; their
+    lexical score stays in ``lexical_score``).
+    """
+    import dataclasses
+
+    keep = found.pinned
+    shown = ranked[:keep]
+    for hit in ranked[keep:limit]:
+        if hit.similarity is None and hit.lexical_score is None:
+            hit = dataclasses.replace(hit, score=0.0, lexical_score=hit.score)
+        shown.append(hit)
+    found.results = shown
+    found.semantic = record
     found.semantic_status = CURRENT
     return found
 
