@@ -102,7 +102,11 @@ def _scaled(q: Any, boost: float) -> Any:
     """``q`` with the boost of each of its leaves multiplied by ``boost``."""
     from whoosh.query import Or
 
-    parts = q.subqueries if type(q) is Or and q.boost == 1.0 else [q]
+    return _boosted(q.subqueries if type(q) is Or and q.boost == 1.0 else [q], boost)
+
+
+def _boosted(parts: list[Any], boost: float) -> list[Any]:
+    """Copies of ``parts``, each with its boost multiplied by ``boost``."""
     out = []
     for part in parts:
         part = part.copy()
@@ -141,10 +145,4 @@ def shared_signals(signal_parts: list[Any], own_count: int) -> list[Any]:
     per part of the question's own (``own_count``); as they are otherwise."""
     if not own_count or len(signal_parts) <= SIGNAL_CAP * own_count:
         return signal_parts
-    scale = SIGNAL_CAP * own_count / len(signal_parts)
-    out = []
-    for part in signal_parts:
-        part = part.copy()
-        part.boost = part.boost * scale
-        out.append(part)
-    return out
+    return _boosted(signal_parts, SIGNAL_CAP * own_count / len(signal_parts))
