@@ -262,6 +262,11 @@ def _wait_for(predicate: Any, timeout: float = 60.0) -> None:
         time.sleep(0.01)
 
 
+def _indexing(builds: set[Path]) -> bool:
+    """Whether one of ``builds`` is indexing its rulings (its snapshot.json is written first)."""
+    return any((b / "snapshot.json").exists() for b in builds)
+
+
 def test_kill_9_during_import_leaves_the_previous_snapshot(stored: Path) -> None:
     payload = _synthetic(20000, "2031-01-01")
     live = _live(stored)
@@ -282,19 +287,11 @@ def test_kill_9_during_import_leaves_the_previous_snapshot(stored: Path) -> None
             stderr=subprocess.DEVNULL,
         )
 
-    # How long the import goes on after its last byte (the indexes), timed on a scratch store:
-    # the third kill lands half-way through that.
-    proc = start(stored.parent / "scratch-home")
-    assert proc.stdin is not None
-    proc.stdin.write(payload)
-    proc.stdin.close()
-    started = time.monotonic()
-    assert proc.wait() == 0
-    indexing = (time.monotonic() - started) / 2
-
     # Where the kill lands: half-way through the input (the process waits on the pipe with a
-    # half-filled database), just after the last byte, and while the indexes are being built.
+    # half-filled database), just after the last byte, and while the rulings are indexed (the
+    # build's snapshot.json is written just before: a marker, not a time, so load cannot move it).
     for point in ("half", "end", "indexing"):
+        earlier = set(building())  # builds killed at the points before
         proc = start(stored)
         assert proc.stdin is not None
         if point == "half":
@@ -305,7 +302,7 @@ def test_kill_9_during_import_leaves_the_previous_snapshot(stored: Path) -> None
             proc.stdin.write(payload)
             proc.stdin.close()
             if point == "indexing":
-                time.sleep(indexing)
+                _wait_for(lambda: _indexing(set(building()) - earlier))  # noqa: B023
         assert proc.poll() is None, f"the import finished before the kill ({point})"
         proc.send_signal(signal.SIGKILL)
         proc.wait()
