@@ -17,6 +17,7 @@ weighting, deletions, several segments) goes through ``searcher.search``.
 from __future__ import annotations
 
 import heapq
+from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -102,10 +103,9 @@ def top(
         results = searcher.search(q, limit=limit, filter=flt)
         return [(float(h.score), h.fields()) for h in results]
     parts = q.subqueries if type(q) is Or else [q]
-    weighting_ = searcher.weighting
     allowed = set(searcher.docs_for_query(flt)) if flt is not None else None
     src.forget_if_full()  # a long-running process asked about most of the index: start over
-    scores: dict[int, float] = {}
+    scores: defaultdict[int, float] = defaultdict(float)
     schema = src.schema
     context = searcher.context()
     for part in parts:
@@ -121,39 +121,66 @@ def top(
                     m.next()
             for docnum, score in matched:
                 if allowed is None or docnum in allowed:
-                    scores[docnum] = scores.get(docnum, 0.0) + score
+                    scores[docnum] += score
             continue
         fieldname = part.fieldname
         if fieldname not in schema:
             continue
-        field = schema[fieldname]
         try:
-            text = field.to_bytes(part.text)
+            text = schema[fieldname].to_bytes(part.text)
         except ValueError:
             continue
-        if (fieldname, text) not in src.postings:
-            src.postings[(fieldname, text)] = read_postings(src, fieldname, text)
-        found = src.postings[(fieldname, text)]
-        if found is None:
+        key = (fieldname, text)
+        if key not in src.scored:
+            src.scored[key] = term_scores(src, fieldname, text)
+        scored = src.scored[key]
+        if scored is None:
             continue
-        idf, ids, weights = found
-        avgfl = searcher.avg_field_length(fieldname) or 1
-        field_b = getattr(weighting_, "_field_B", None)
-        b = field_b.get(fieldname, weighting_.B) if field_b is not None else weighting_.B
-        k1 = weighting_.K1
-        k1p1, omb = k1 + 1, 1 - b
         boost = part.boost
-        flens = src.lengths.setdefault(fieldname, {})
-        for docnum, tf in zip(ids, weights, strict=True):
-            if allowed is not None and docnum not in allowed:
-                continue
-            fl = flens.get(docnum)
-            if fl is None:
-                fl = flens[docnum] = searcher.doc_field_length(docnum, fieldname, 1)
-            # whoosh.scoring.bm25, term for term (so the floats come out the same)
-            s = idf * ((tf * k1p1) / (tf + k1 * (omb + b * fl / avgfl)))
-            if boost != 1.0:
-                s *= boost
-            scores[docnum] = scores.get(docnum, 0.0) + s
-    best = heapq.nsmallest(limit, scores.items(), key=lambda kv: (-kv[1], kv[0]))
-    return [(score, src.stored_fields(docnum)) for docnum, score in best if score > 0]
+        if allowed is not None:
+            scored = [(docnum, s) for docnum, s in scored if docnum in allowed]
+        if boost != 1.0:
+            for docnum, s in scored:
+                scores[docnum] += s * boost
+        else:
+            for docnum, s in scored:
+                scores[docnum] += s
+    return [
+        (score, src.stored_fields(docnum)) for docnum, score in _best(scores, limit) if score > 0
+    ]
+
+
+def term_scores(src: OpenIndex, fieldname: str, text: bytes) -> list[tuple[int, float]] | None:
+    """A term's BM25F score (whoosh's formula and statistics) in each document it is in, in
+    document order; None if the index lacks it."""
+    found = read_postings(src, fieldname, text)
+    if found is None:
+        return None
+    idf, ids, weights = found
+    searcher = src.searcher
+    weighting_ = searcher.weighting
+    avgfl = searcher.avg_field_length(fieldname) or 1
+    field_b = getattr(weighting_, "_field_B", None)
+    b = field_b.get(fieldname, weighting_.B) if field_b is not None else weighting_.B
+    k1 = weighting_.K1
+    k1p1, omb = k1 + 1, 1 - b
+    flens = src.lengths.setdefault(fieldname, {})
+    out = []
+    for docnum, tf in zip(ids, weights, strict=True):
+        fl = flens.get(docnum)
+        if fl is None:
+            fl = flens[docnum] = searcher.doc_field_length(docnum, fieldname, 1)
+        # whoosh.scoring.bm25, term for term (so the floats come out the same)
+        out.append((docnum, idf * ((tf * k1p1) / (tf + k1 * (omb + b * fl / avgfl)))))
+    return out
+
+
+def _best(scores: dict[int, float], limit: int) -> list[tuple[int, float]]:
+    """The ``limit`` best (document, score), best first, ties to the earlier document (as
+    ``heapq.nsmallest(limit, scores.items(), key=lambda kv: (-kv[1], kv[0]))``, faster: the
+    ``limit``-th best score is found among the bare floats first)."""
+    items = scores.items()
+    if len(scores) > limit > 0:
+        cut = heapq.nlargest(limit, scores.values())[-1]
+        items = [(d, s) for d, s in items if s >= cut]  # type: ignore[assignment]
+    return sorted(items, key=lambda kv: (-kv[1], kv[0]))[:limit]

@@ -43,9 +43,10 @@ class OpenIndex:
         warm query)."""
         self.by_id: dict[str, dict[str, Any] | None] = {}
         """Stored fields looked up by ``id`` (None: no such document)."""
-        self.postings: dict[tuple[str, bytes], tuple[float, list[int], list[float]] | None] = {}
-        """A term's idf and postings as read so far (None: not in the index); decoding the
-        common words' postings was a fifth of a warm query."""
+        self.scored: dict[tuple[str, bytes], list[tuple[int, float]] | None] = {}
+        """A term's BM25F score in each document it is in, as read so far (None: not in the
+        index); decoding the common words' postings was a fifth of a warm query, scoring them
+        again in every question a third of a long one."""
         self.matched: dict[Any, list[tuple[int, float]]] = {}
         """What each phrase or group of a question matched, with its score."""
         self.lexicon: dict[tuple[str, str], list[str]] = {}
@@ -97,8 +98,8 @@ class OpenIndex:
 
     def forget_if_full(self) -> None:
         """Clears the postings and phrases remembered once a process has read most of them."""
-        if len(self.postings) > REMEMBERED or len(self.matched) > REMEMBERED:
-            self.postings.clear()
+        if len(self.scored) > REMEMBERED or len(self.matched) > REMEMBERED:
+            self.scored.clear()
             self.matched.clear()
         if len(self.analyzed) > REMEMBERED or len(self.near) > REMEMBERED:
             self.analyzed.clear()
