@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -137,22 +138,25 @@ def top(
         if scored is None:
             continue
         boost = part.boost
+        pairs: Iterable[tuple[int, float]] = zip(*scored, strict=True)
         if allowed is not None:
-            scored = [(docnum, s) for docnum, s in scored if docnum in allowed]
+            pairs = [(docnum, s) for docnum, s in pairs if docnum in allowed]
         if boost != 1.0:
-            for docnum, s in scored:
+            for docnum, s in pairs:
                 scores[docnum] += s * boost
         else:
-            for docnum, s in scored:
+            for docnum, s in pairs:
                 scores[docnum] += s
     return [
         (score, src.stored_fields(docnum)) for docnum, score in _best(scores, limit) if score > 0
     ]
 
 
-def term_scores(src: OpenIndex, fieldname: str, text: bytes) -> list[tuple[int, float]] | None:
-    """A term's BM25F score (whoosh's formula and statistics) in each document it is in, in
-    document order; None if the index lacks it."""
+def term_scores(
+    src: OpenIndex, fieldname: str, text: bytes
+) -> tuple[list[int], list[float]] | None:
+    """The documents a term is in, in order, and its BM25F score in each (whoosh's formula and
+    statistics); None if the index lacks it."""
     found = read_postings(src, fieldname, text)
     if found is None:
         return None
@@ -171,8 +175,8 @@ def term_scores(src: OpenIndex, fieldname: str, text: bytes) -> list[tuple[int, 
         if fl is None:
             fl = flens[docnum] = searcher.doc_field_length(docnum, fieldname, 1)
         # whoosh.scoring.bm25, term for term (so the floats come out the same)
-        out.append((docnum, idf * ((tf * k1p1) / (tf + k1 * (omb + b * fl / avgfl)))))
-    return out
+        out.append(idf * ((tf * k1p1) / (tf + k1 * (omb + b * fl / avgfl))))
+    return ids, out
 
 
 def _best(scores: dict[int, float], limit: int) -> list[tuple[int, float]]:

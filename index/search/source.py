@@ -43,7 +43,7 @@ class OpenIndex:
         warm query)."""
         self.by_id: dict[str, dict[str, Any] | None] = {}
         """Stored fields looked up by ``id`` (None: no such document)."""
-        self.scored: dict[tuple[str, bytes], list[tuple[int, float]] | None] = {}
+        self.scored: dict[tuple[str, bytes], tuple[list[int], list[float]] | None] = {}
         """A term's BM25F score in each document it is in, as read so far (None: not in the
         index); decoding the common words' postings was a fifth of a warm query, scoring them
         again in every question a third of a long one."""
