@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 
@@ -50,6 +49,17 @@ class Match:
         return f"Match({self.entry.term!r}, how={self.how!r})"
 
 
+def _aliases(key: str) -> list[str]:
+    """An entry's keys (see :meth:`Glossary.aliases`) from its normalised term."""
+    parts = [p.strip() for p in re.split(r",|/", key) if p.strip()]
+    keys = [key, *parts] if len(parts) > 1 else [key]
+    for k in list(keys):
+        name, _, last = k.rpartition(" ")
+        if last in ("variant", "option") and name:
+            keys.append(name)
+    return keys + [k.replace("-", " ") for k in keys if "-" in k]
+
+
 _QUOTED_RE = re.compile(r'"([^"]{3,60})"')
 
 
@@ -58,27 +68,30 @@ class Glossary:
 
     def __init__(self, entries: Iterable[GlossaryEntry]) -> None:
         self.entries = list(entries)
+        self._keys = [entry.key for entry in self.entries]
         self.by_key: dict[str, GlossaryEntry] = {}
-        self.by_alias: dict[str, GlossaryEntry] = {}
-        for entry in self.entries:
-            self.by_key.setdefault(entry.key, entry)
-            for alias in self.aliases(entry):
-                self.by_alias.setdefault(alias, entry)
-                self.by_alias.setdefault(_loose(alias), entry)
+        for key, entry in zip(self._keys, self.entries, strict=True):
+            self.by_key.setdefault(key, entry)
+        self._by_alias: dict[str, GlossaryEntry] | None = None
+
+    @property
+    def by_alias(self) -> dict[str, GlossaryEntry]:
+        """Every alias and its singular form (built on the first look-up that needs it)."""
+        if self._by_alias is None:
+            by_alias: dict[str, GlossaryEntry] = {}  # filled aside: threads may share a glossary
+            for key, entry in zip(self._keys, self.entries, strict=True):
+                for alias in _aliases(key):
+                    by_alias.setdefault(alias, entry)
+                    by_alias.setdefault(_loose(alias), entry)
+            self._by_alias = by_alias
+        return self._by_alias
 
     @staticmethod
     def aliases(entry: GlossaryEntry) -> list[str]:
         """Other keys for an entry: "Life, Life Total" → "life" and "life total"; "You/Your";
         "Two-Headed Giant Variant" → "two-headed giant" (a variant or option by its name alone);
         and each of them with its hyphens as spaces ("first strike" for "first-strike")."""
-        key = entry.key
-        parts = [p.strip() for p in re.split(r",|/", key) if p.strip()]
-        keys = [key, *parts] if len(parts) > 1 else [key]
-        for k in list(keys):
-            name, _, last = k.rpartition(" ")
-            if last in ("variant", "option") and name:
-                keys.append(name)
-        return keys + [k.replace("-", " ") for k in keys if "-" in k]
+        return _aliases(entry.key)
 
     def find(self, term: str) -> Match | None:
         """The entry for ``term`` (exact, alias, plural, or quoted in a definition), or ``None``."""
@@ -102,6 +115,8 @@ class Glossary:
 
     def suggest(self, term: str, count: int = 5) -> list[str]:
         """The terms closest in spelling to ``term``."""
+        import difflib  # only for a term not found (a look-up that finds it starts faster)
+
         key = normalise_term(term)
         keys = list(self.by_alias)
         close = difflib.get_close_matches(key, keys, n=count * 2, cutoff=0.75)
@@ -123,6 +138,8 @@ class Glossary:
         match = self.find(term)
         if match is not None:
             return match
+        import difflib
+
         suggestions = self.suggest(term)
         key = normalise_term(term)
         if suggestions:

@@ -19,6 +19,7 @@ Errors are the library's own (:class:`~index.store.NoEditionError`,
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ from .editionsearch import EditionIndexError, EditionSearch, Notice
 from .store import EditionStore, NoEditionError
 
 if TYPE_CHECKING:
+    from glossary.entry import GlossaryEntry
     from glossary.lookup import Glossary, Match
 
     from .cards.mentions import CardNames
@@ -224,7 +226,7 @@ class Edition(EditionSearch):
         from .warm import SearcherPool
 
         self.load()
-        self.terms  # noqa: B018  (indexes the glossary now, not in a request)
+        self.terms.by_alias  # noqa: B018  (indexes the glossary now, not in a request)
         if self._searchers is None:
             self._searchers = SearcherPool()
         if self._semantic is None:
@@ -252,19 +254,23 @@ class Edition(EditionSearch):
 
     # --- rules by number ------------------------------------------------------------------
 
+    def _ensure_view(self, date: str) -> None:
+        """Starts the partial document that look-ups by number and by term fill in."""
+        if self._view is None or self._view_xrefs is None:
+            from .model import Document, XRefs
+
+            self.store.info(date)  # a damaged edition says so, even for one rule
+            self._view = Document(edition=date, all_numbers=self.store.numbers(date))
+            self._view_xrefs = XRefs()
+
     def _rules_view(self, ref: RuleRef) -> tuple[Document, XRefs]:
         """A document holding at least the rules ``ref`` touches, and their cross-references."""
         if self._document is not None or self.date is None:
             return self.document, self.xrefs
-        from .model import XRefs
         from .store import families_for
 
-        if self._view is None or self._view_xrefs is None:
-            from .model import Document
-
-            self.store.info(self.date)  # a damaged edition says so, even for one rule
-            self._view = Document(edition=self.date, all_numbers=self.store.numbers(self.date))
-            self._view_xrefs = XRefs()
+        self._ensure_view(self.date)
+        assert self._view is not None and self._view_xrefs is not None
         numbers = self._view.all_numbers or []
         spans = [(str(ref.start), str(ref.end) if ref.end else None)]
         wanted = families_for(numbers, spans) - self._families
@@ -342,9 +348,44 @@ class Edition(EditionSearch):
 
     @property
     def terms(self) -> Glossary:
-        """The glossary indexed by term, alias and plural for look-ups, built once (~15 ms)."""
+        """The glossary indexed by term, alias and plural for look-ups, built once.
+
+        Before the whole document is read, a stored edition's glossary is read alone (with its
+        entries' cross-references), as a look-up by number reads only its rules.
+        """
         if self._glossary is None:
             from glossary.lookup import Glossary
 
-            self._glossary = Glossary(self.document.glossary)
+            self._glossary = Glossary(self._glossary_entries())
         return self._glossary
+
+    def _glossary_entries(self) -> list[GlossaryEntry]:
+        if self._document is not None or self.date is None:
+            return self.document.glossary
+        stored = self.store.stored_glossary(self.date)
+        if stored is None:  # stored before the glossary had a file of its own
+            return self.document.glossary
+        from glossary.entry import GlossaryEntry
+
+        self._ensure_view(self.date)
+        assert self._view_xrefs is not None
+        self._view_xrefs.cites.update(stored.cites)
+        self._view_xrefs.cited_by.update(stored.cited_by)
+        return [GlossaryEntry(t, d, line, see) for t, d, line, see in stored.rows]
+
+    def known_rules(self, numbers: Iterable[str]) -> list[Rule]:
+        """The rules among ``numbers`` that this edition has, in the order given (a glossary
+        entry's "See rule …" may name a rule an edition lacks); reads only their files."""
+        if self._document is not None or self.date is None:
+            rules = self.document.rules
+            return [rules[n] for n in numbers if n in rules]
+        from .model import UnknownRuleError
+        from .numbers import InvalidRuleReferenceError
+
+        found: list[Rule] = []
+        for number in numbers:
+            try:
+                found.append(self.rule(number))
+            except (UnknownRuleError, InvalidRuleReferenceError):
+                continue
+        return found

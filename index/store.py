@@ -4,6 +4,7 @@ Layout under the data folder (``$JUDGE_HOME``, else the platform's user data fol
 
     editions/2025-02-07/CURRENT          the name of the build in use (replaced atomically)
     editions/2025-02-07/b-<id>/edition.json
+    editions/2025-02-07/b-<id>/rules/704.json, numbers.json, glossary.json   (parts, for look-ups)
     editions/2025-02-07/b-<id>/search/   the whoosh index (see index.search)
 
 Each edition folder is an :class:`index.atomic.Slot`: a build is written into a fresh ``b-<id>``
@@ -47,6 +48,8 @@ __all__ = [
 ]
 
 FORMAT = 1
+GLOSSARY_FILE = "glossary.json"
+"""The glossary of a build, apart (builds stored before 2026-12-01 lack it)."""
 
 
 def __getattr__(name: str) -> Any:
@@ -304,6 +307,23 @@ class EditionStore:
             raise StoreError(edition, path, "not a list of rule numbers")
         return numbers
 
+    def stored_glossary(self, edition: str) -> StoredGlossary | None:
+        """The glossary rows and their entries' cross-references, read from ``glossary.json``;
+        ``None`` for a build stored before it was written (the whole edition has them)."""
+        path = self._build(edition) / GLOSSARY_FILE
+        if not path.is_file():
+            return None
+        data = _read_json(path, edition)
+        try:
+            rows, cites, cited_by = data["glossary"], data["cites"], data["cited_by"]
+        except (KeyError, TypeError) as exc:
+            raise StoreError(edition, path, f"unexpected content: {exc!r}") from None
+        if not (isinstance(rows, list) and isinstance(cites, dict) and isinstance(cited_by, dict)):
+            raise StoreError(edition, path, "not a glossary with its cross-references")
+        if not all(isinstance(row, list) and len(row) == 4 for row in rows):
+            raise StoreError(edition, path, "a glossary row is not [term, definition, line, see]")
+        return StoredGlossary(rows, cites, cited_by)
+
     def read_families(
         self, edition: str, families: Iterable[str], *, missing_ok: bool = False
     ) -> StoredFamilies:
@@ -356,6 +376,9 @@ class EditionStore:
         build = self._current(edition)
         if build is None:
             raise NoEditionError(edition, self.dates())
+        stored = self.stored_glossary(edition)
+        if stored is not None:
+            return stored.rows
         rows: list[list[Any]] = _read_json(build / "edition.json", edition)["glossary"]
         return rows
 
@@ -437,6 +460,20 @@ class EditionStore:
         from .storing import remove_edition
 
         remove_edition(self, edition)
+
+
+class StoredGlossary(Record):
+    """Glossary rows (term, definition, line, see) and the entries' cross-references."""
+
+    _fields = ("rows", "cites", "cited_by")
+    rows: list[list[Any]]
+    cites: dict[str, list[str]]
+    cited_by: dict[str, list[str]]
+
+    def __init__(
+        self, rows: list[list[Any]], cites: dict[str, list[str]], cited_by: dict[str, list[str]]
+    ) -> None:
+        self.rows, self.cites, self.cited_by = rows, cites, cited_by
 
 
 class StoredFamilies(Record):

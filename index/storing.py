@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 from .atomic import Slot, clean_slots, private_dir, sweep, write_json, write_text_atomic
 from .errors import StoreWriteError, os_reason
-from .store import FORMAT, EditionInfo, NoEditionError, NoNotesError, StoreError, family_of
+from .store import (
+    FORMAT,
+    GLOSSARY_FILE,
+    EditionInfo,
+    NoEditionError,
+    NoNotesError,
+    StoreError,
+    family_of,
+)
 
 if TYPE_CHECKING:
     from .model import Document
@@ -139,7 +147,8 @@ def write_rule_files(build: Path, payload: dict[str, Any]) -> None:
     """Splits the rules by three-digit rule so that a lookup reads only what it shows.
 
     ``rules/704.json`` holds 704 and everything under it with its cross-references;
-    ``rules/sections.json`` the section headings; ``numbers.json`` every number in order.
+    ``rules/sections.json`` the section headings; ``numbers.json`` every number in order;
+    ``glossary.json`` the glossary.
     """
     folder = build / "rules"
     folder.mkdir()
@@ -154,6 +163,12 @@ def write_rule_files(build: Path, payload: dict[str, Any]) -> None:
     for name, family in families.items():
         write_json(folder / f"{name}.json", family)
     write_json(build / "numbers.json", [row[0] for row in payload["rules"]])
+    # The glossary apart, with its entries' cross-references: `judge define` reads only this.
+    ids = {f"glossary:{row[0]}" for row in payload["glossary"]}
+    glossary = {"glossary": payload["glossary"], "cites": {}, "cited_by": {}}
+    for key in ("cites", "cited_by"):
+        glossary[key] = {i: refs for i, refs in payload[key].items() if i in ids}
+    write_json(build / GLOSSARY_FILE, glossary)
 
 
 def add_notes(store: EditionStore, name: str, text: str) -> None:

@@ -80,7 +80,6 @@ def _footer(ed: Edition) -> str:
 def definition_record(ed: Edition, match: Match) -> dict[str, Any]:
     """The ``judge define --json`` record."""
     entry = match.entry
-    rules = ed.document.rules
     return {
         "edition": ed.date,
         "term": entry.term,
@@ -89,7 +88,7 @@ def definition_record(ed: Edition, match: Match) -> dict[str, Any]:
         "query": match.query,
         "match": match.how,
         "cited_by": ed.cited_by(entry.ref_id),
-        "rules": [{"number": n, "text": rules[n].text} for n in entry.see if n in rules],
+        "rules": [{"number": r.number, "text": r.text} for r in ed.known_rules(entry.see)],
     }
 
 

@@ -310,6 +310,39 @@ def test_rule_never_imports_whoosh(built: Path) -> None:
     assert out.strip().endswith("HEAVY []")
 
 
+# A definition reads the glossary alone: neither the whole edition's cross-reference machinery
+# nor the close-spelling matcher (a term not found) loads for a term that is found.
+_KEPT_OUT_OF_DEFINE = (
+    "whoosh",
+    "difflib",
+    "index.storing",
+    "index.textrefs",
+    "index.section",
+    "index.xref",
+    "judge_cli.store_commands",
+    "index.tournament",
+)
+
+
+def test_define_reads_only_the_glossary(built: Path) -> None:
+    code = (
+        "import sys\n"
+        "from judge_cli.cli import cli\n"
+        "try:\n"
+        "    cli(['define', 'legend rules'], prog_name='judge')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"heavy = [m for m in {_KEPT_OUT_OF_DEFINE!r} if m in sys.modules]\n"
+        "print('HEAVY', heavy)\n"
+    )
+    env = dict(os.environ, JUDGE_HOME=str(built))
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    ).stdout
+    assert "704.5j If two or more" in out
+    assert out.strip().endswith("HEAVY []")
+
+
 def test_modern_edition_end_to_end(judge_home: Path) -> None:
     path = corpus_file("20250207")
     assert run("index", "build", str(path))[0] == 0

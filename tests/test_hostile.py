@@ -198,6 +198,26 @@ def test_a_missing_rule_file_is_damage_not_a_missing_rule(judge_home: Path) -> N
     assert "judge index build FILE" in out
 
 
+@pytest.mark.parametrize(
+    "content", ['{"glossary": 1}', '{"glossary": [["Legend Rule"]], "cites": {}, "cited_by": {}}']
+)
+def test_a_glossary_file_of_the_wrong_shape_is_damage(judge_home: Path, content: str) -> None:
+    build = _build(judge_home)
+    (build / "glossary.json").write_text(content, encoding="utf-8")
+    code, out = run("define", "legend rule")
+    assert code == 1 and out.startswith("Error: the stored edition 2030-03-01 is damaged")
+    assert "glossary.json" in out and "judge index build FILE" in out
+
+
+def test_a_build_without_a_glossary_file_defines_from_the_whole_edition(
+    judge_home: Path,
+) -> None:
+    build = _build(judge_home)
+    before = run("define", "legend rule", "--json")
+    (build / "glossary.json").unlink()  # as stored before the glossary had a file of its own
+    assert run("define", "legend rule", "--json") == before and before[0] == 0
+
+
 @pytest.mark.parametrize("pointer", ["", "b-gone\n"], ids=["empty", "dangling"])
 def test_a_broken_pointer_is_reported_not_hidden(judge_home: Path, pointer: str) -> None:
     _build(judge_home)

@@ -53,6 +53,40 @@ def test_a_lookup_reads_only_the_rules_it_needs(store: EditionStore) -> None:
     assert caught.value.nearest and caught.value.where == "the 2026-01-16 edition"
 
 
+def test_a_definition_reads_only_the_glossary(store: EditionStore) -> None:
+    ed = open_edition("2026-01-16", store=store)
+    match = ed.define("legend rule")
+    assert ed._document is None  # the whole edition was not read for one term
+    assert ed.cited_by(match.entry.ref_id) == ed.load().cited_by(match.entry.ref_id)
+    assert [r.number for r in ed.known_rules(["704.5j", "999.9z", "704.5a"])] == [
+        "704.5j",
+        "704.5a",
+    ]
+
+
+def _definition(ed: Edition, term: str) -> tuple[object, ...]:
+    try:
+        match = ed.define(term)
+    except UnknownTermError as exc:
+        return ("unknown", exc.suggestions)
+    entry = match.entry
+    rules = [(r.number, r.text) for r in ed.known_rules(entry.see)]
+    return (entry.term, entry.definition, entry.see, match.how, ed.cited_by(entry.ref_id), rules)
+
+
+def test_a_definition_from_the_glossary_alone_is_the_whole_edition_s(
+    store: EditionStore,
+) -> None:
+    whole = open_edition("2026-01-16", store=store).load()
+    asked = [e.term for e in whole.document.glossary]
+    asked += ["first-strike", "lethal damages", "deathtuch", "life", "xyzzy", "Legend Rules"]
+    asked += [term.upper()[:-1] for term in asked[::40]]  # misspelt: a letter short
+    alone = open_edition("2026-01-16", store=store)
+    for term in asked:
+        assert _definition(alone, term) == _definition(whole, term), term
+    assert alone._document is None
+
+
 def test_define(store: EditionStore) -> None:
     match = open_edition(store=store).define("legend rules")
     assert (match.entry.term, match.how, match.entry.see) == ("Legend Rule", "plural", ["704.5j"])
