@@ -21,6 +21,9 @@ _VALUES = {"--edition": "edition", "-e": "edition", "--limit": "", "-n": "", "--
 """``judge search``'s options that take a value, and what it is for here."""
 _RERANKED = ("all", "rules", "glossary")
 """The scopes the re-rank runs for (as :mod:`index.semantic.searching` has them)."""
+_PASTED = 500
+"""A question longer than this is a pasted post, of which search embeds a part, not the whole
+(:data:`index.search.pasted.LONG_QUERY_CHARS`, not imported here: it costs the early start)."""
 
 
 class SearchLine:
@@ -90,7 +93,8 @@ def _prestart(args: Sequence[str]) -> None:
         return
     from index.semantic.forked import prestart
 
-    prestart(store.root, folder, line.question)
+    question = line.question
+    prestart(store.root, folder, question if len(question) <= _PASTED else "")
 
 
 def main() -> None:

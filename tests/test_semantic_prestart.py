@@ -70,6 +70,13 @@ def test_no_early_child_for_anything_else(args: list[str]) -> None:
     assert search_words(args) is None
 
 
+def test_a_pasted_post_is_not_guessed() -> None:
+    from index.search.pasted import LONG_QUERY_CHARS
+    from judge_cli import launch
+
+    assert launch._PASTED == LONG_QUERY_CHARS  # search embeds a part of a longer question
+
+
 LAUNCH = """
 import json, os, sys, time
 from index.semantic import forked
@@ -228,3 +235,40 @@ print(forked._early[0].pid)
             break
         assert time.monotonic() < deadline, "the early child outlived its parent"
         time.sleep(0.01)
+
+
+def test_a_wrong_guess_is_the_same_re_rank(real_home: Path) -> None:
+    script = """
+import json, pathlib, sys
+from index.edition import open_edition
+from index.semantic import forked
+if sys.argv[2] == "in-process":
+    forked.can_fork = lambda: False
+ed = open_edition(None)
+early = forked.prestart(pathlib.Path(sys.argv[1]), ed.path, "legend rule")  # not what is asked
+assert early is (sys.argv[2] == "early")
+adopt = forked._adopt
+adopted = []
+forked._adopt = lambda *a: adopted.append(adopt(*a)) or adopted[-1]
+found = ed.search("my 0/0 artifact land thing, is it gone?", limit=8)
+assert (adopted[0] is not None) is early
+raw = [[r.id, r.score, r.similarity, r.lexical_score] for r in found.results]
+print(json.dumps({"raw": raw, "status": found.semantic_status, "early": sys.argv[2]}))
+"""
+    env = {**os.environ, "JUDGE_HOME": str(real_home)}
+    outs = []
+    for mode in ("early", "in-process"):
+        out = subprocess.run(
+            [sys.executable, "-c", script, str(real_home), mode],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=ROOT,
+        )
+        assert out.returncode == 0, out.stderr
+        outs.append(json.loads(out.stdout))
+    early, in_process = outs
+    assert early["status"] == in_process["status"] == "current"
+    assert early["raw"] == in_process["raw"]
+    assert "704.5f" in [r[0] for r in early["raw"][:5]]
