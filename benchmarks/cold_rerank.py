@@ -1,10 +1,12 @@
 """The cold one-shot re-rank, in process and through the forked child (index.semantic.forked).
 
-Usage: ``python benchmarks/cold_rerank.py [--runs 9] [--home DIR]`` (needs ../shared/corpus,
-../shared/models and the semantic extra; ``DIR``: a data folder made by an earlier run, kept
-with ``--keep``).
+Usage: ``python benchmarks/cold_rerank.py [--runs 9] [--home DIR] [--before CHECKOUT]`` (needs
+../shared/corpus, ../shared/models and the semantic extra; ``DIR``: a data folder made by an
+earlier run, kept with ``--keep``; ``CHECKOUT``: another version, e.g. a worktree of main with
+its own ``.venv``, timed in the same rounds).
 
-``judge search QUESTION`` is run in fresh processes, interleaved: with the child (as shipped),
+``judge search QUESTION`` is run in fresh processes, interleaved, as the installed ``judge``
+runs it (:func:`judge_cli.launch.main`): with the child (as shipped),
 with the child refused (``can_fork`` false: the model loaded in process, as before the child),
 and ``--no-semantic``. Beside the wall time, which a busy machine makes meaningless for a
 parallel path, each forked run reports its CPU critical path, from CPU clocks:
@@ -46,9 +48,15 @@ if mode == "in-process":
 else:
     start, answer = forked.start, forked.Child.answer
     loaded, answered = forked._loaded, forked._answer
-    def timed_start(*a):
+    prestart = getattr(forked, "prestart", None)  # absent before the command line forked
+    def timed_prestart(*a):
         parent["fork"] = time.process_time()
+        return prestart(*a)
+    def timed_start(*a):
+        parent.setdefault("fork", time.process_time())
         return start(*a)
+    if prestart is not None:
+        forked.prestart = timed_prestart
     def timed_answer(self, q):
         parent["wait"] = time.process_time()
         out = answer(self, q)
@@ -83,8 +91,12 @@ def report():
     with open(record, "w") as fh:
         json.dump(parent, fh)
 atexit.register(report)
-from judge_cli.cli import cli
-cli(["search", *sys.argv[3:]])
+sys.argv = ["judge", "search", *sys.argv[3:]]
+try:
+    from judge_cli.launch import main  # as the installed `judge` runs
+except ImportError:  # a checkout from before judge_cli.launch
+    from judge_cli.cli import cli as main
+main()
 """
 
 
@@ -108,13 +120,32 @@ def _critical(parent: dict[str, float], child: dict[str, float]) -> float | None
     )
 
 
-def _one(mode: str, question: list[str], env: dict[str, str], tmp: Path) -> dict[str, float]:
+def _parts(parent: dict[str, float], child: dict[str, float]) -> dict[str, float] | None:
+    """The critical path's parts (seconds of CPU): until the fork, the parent's search,
+    the child's work, the parent's after the answer."""
+    if _critical(parent, child) is None:
+        return None
+    main = child["joining"] - child["threaded"]
+    in_child = child["threaded"] + max(main, child.get("thread", 0.0))
+    return {
+        "fork": parent["fork"],
+        "parent": parent["wait"] - parent["fork"],
+        "child": in_child + child["end"] - child["joined"],
+        "after": parent["end"] - parent["answered"],
+    }
+
+
+def _one(
+    mode: str, question: list[str], env: dict[str, str], tmp: Path, before: Path | None = None
+) -> dict[str, float]:
+    """One run; ``before``: a checkout of another version (its ``.venv``) runs it instead."""
     record = tmp / "record.json"
     for path in (record, Path(str(record) + ".child")):
         path.unlink(missing_ok=True)
-    argv = [sys.executable, "-c", RUN, mode, str(record), *question]
+    python = str(before / ".venv" / "bin" / "python") if before is not None else sys.executable
+    argv = [python, "-c", RUN, mode, str(record), *question]
     cpu, start = _children_cpu(), time.perf_counter()
-    subprocess.run(argv, env=env, check=True, capture_output=True)
+    subprocess.run(argv, env=env, check=True, capture_output=True, cwd=before or ROOT)
     out = {"wall": time.perf_counter() - start, "cpu": _children_cpu() - cpu}
     if mode == "forked":
         parent = json.loads(record.read_text())
@@ -123,6 +154,7 @@ def _one(mode: str, question: list[str], env: dict[str, str], tmp: Path) -> dict
         path = _critical(parent, child)
         if path is not None:
             out["critical"] = path
+            out.update({f"part {k}": v for k, v in (_parts(parent, child) or {}).items()})
     return out
 
 
@@ -131,6 +163,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--home", type=Path, default=None, help="a data folder made before")
     parser.add_argument("--keep", type=Path, default=None, help="make the data folder here")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        default=None,
+        metavar="CHECKOUT",
+        help="another checkout (with its own .venv, e.g. a worktree of main) timed alongside",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
@@ -142,21 +181,28 @@ def main(argv: list[str] | None = None) -> int:
                 sys.exit(f"no model in {MODEL}: this benchmark needs ../shared/models")
             home = _home(args.keep or tmp)
         env = environment(JUDGE_HOME=str(home))
-        modes = {
+        modes: dict[str, list[str]] = {
+            **({"before, forked": []} if args.before is not None else {}),
             "forked": [],
             "in-process": [],
             "--no-semantic": ["--no-semantic"],
         }
+        if args.before is not None:
+            import compileall
+
+            for package in ("glossary", "index", "judge_cli"):  # as environment() does here
+                compileall.compile_dir(str(args.before / package), quiet=1)
         for question in QUESTIONS:
             runs: dict[str, list[dict[str, float]]] = {m: [] for m in modes}
             loads = []
-            for mode, flags in modes.items():  # warm the disk cache
-                _one("forked" if mode != "in-process" else mode, [*flags, question], env, tmp)
-            for _ in range(args.runs):
+            for _ in range(args.runs + 1):  # the first round warms the disk cache
                 loads.append(os.getloadavg()[0])
                 for mode, flags in modes.items():
                     kind = "in-process" if mode == "in-process" else "forked"
-                    runs[mode].append(_one(kind, [*flags, question], env, tmp))
+                    before = args.before if mode.startswith("before") else None
+                    done = _one(kind, [*flags, question], env, tmp, before)
+                    if len(loads) > 1:
+                        runs[mode].append(done)
             print(
                 f"{question!r}, median of {args.runs} (ms), load average "
                 f"{min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} CPUs:"
@@ -164,11 +210,20 @@ def main(argv: list[str] | None = None) -> int:
             for mode, found in runs.items():
                 wall = statistics.median(r["wall"] for r in found) * 1000
                 cpu = statistics.median(r["cpu"] for r in found) * 1000
-                line = f"   judge search, {mode:<14} wall {wall:6.0f}  CPU {cpu:6.0f}"
+                line = f"   judge search, {mode:<15} wall {wall:6.0f}  CPU {cpu:6.0f}"
                 paths = [r["critical"] for r in found if "critical" in r]
                 if paths:
                     line += f"  CPU critical path {statistics.median(paths) * 1000:5.0f}"
                 print(line)
+                parts = [k for k in found[0] if k.startswith("part ")] if found else []
+                if parts and len(paths) == len(found):
+                    print(
+                        "      the path's parts (median CPU ms): "
+                        + ", ".join(
+                            f"{k[5:]} {statistics.median(r[k] for r in found) * 1000:.0f}"
+                            for k in parts
+                        )
+                    )
     return 0
 
 

@@ -1,8 +1,9 @@
 """Speed and memory of the semantic re-rank (``index.semantic``) beside search alone.
 
-Usage: ``python benchmarks/semantic_speed.py [--runs 7] [--without-extra VENV]`` (needs
-../shared/corpus, ../shared/models and the semantic extra; ``VENV``: judge installed without
-the extra, e.g. ``python3 -m venv VENV && VENV/bin/pip install -e .``).
+Usage: ``python benchmarks/semantic_speed.py [--runs 7] [--without-extra VENV] [--before VENV]``
+(needs ../shared/corpus, ../shared/models and the semantic extra; ``VENV``: judge installed
+without the extra, e.g. ``python3 -m venv VENV && VENV/bin/pip install -e .``; ``--before``:
+another version's judge with the extra, e.g. a worktree of main's, timed in the same rounds).
 
 1. Cold one-shot: ``judge search`` with the re-rank and with ``--no-semantic``, beside a bare
    whoosh script running the same query on the same index, and the library's steps timed one
@@ -132,7 +133,9 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _cold(home: Path, runs: int, question: str, without: Path | None = None) -> None:
+def _cold(
+    home: Path, runs: int, question: str, without: Path | None = None, before: Path | None = None
+) -> None:
     from index.search import search_index_folder
 
     env = environment(JUDGE_HOME=str(home))
@@ -148,6 +151,11 @@ def _cold(home: Path, runs: int, question: str, without: Path | None = None) -> 
         **(
             {"judge search, no extra": [str(without / "bin" / "judge"), "search", question]}
             if without is not None
+            else {}
+        ),
+        **(
+            {"judge search, before": [str(before / "bin" / "judge"), "search", question]}
+            if before is not None
             else {}
         ),
         "judge search (re-rank)": [*judge, question],
@@ -181,7 +189,9 @@ def _cold(home: Path, runs: int, question: str, without: Path | None = None) -> 
         "   the library's parts (median ms): "
         + ", ".join(f"{k} {statistics.median(p[k] for p in parts) * 1000:.0f}" for k in keys)
     )
-    for name in ("judge search --no-semantic", "judge search (re-rank)"):
+    for name in ("judge search --no-semantic", "judge search, before", "judge search (re-rank)"):
+        if name not in runs_of:
+            continue
         _seconds, mib = peak_child_memory_mib(runs_of[name], env)
         print(f"3. peak memory, {name}: {mib:.0f} MiB")
 
@@ -279,6 +289,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="VENV",
         help="a virtual environment with judge installed without the semantic extra, timed too",
     )
+    parser.add_argument(
+        "--before",
+        type=Path,
+        default=None,
+        metavar="VENV",
+        help="a virtual environment with another version of judge and the extra, timed too",
+    )
     args = parser.parse_args(argv)
     if not (MODEL / "onnx" / "model.onnx").is_file():
         sys.exit(f"no model in {MODEL}: this benchmark needs ../shared/models")
@@ -288,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         home = _home(Path(tmp))
         for question in (QUESTION, "legend rule"):
-            _cold(home, args.runs, question, args.without_extra)
+            _cold(home, args.runs, question, args.without_extra, args.before)
         _warm(home)
         _vectors(home)
     return 0

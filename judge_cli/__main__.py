@@ -1,5 +1,5 @@
 """``python -m judge_cli``."""
 
-from .cli import cli
+from .launch import main
 
-cli(prog_name="judge")
+main()

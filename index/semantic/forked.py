@@ -21,6 +21,13 @@ Only a process that would load the model itself gains: :func:`start` declines (`
 where there is no ``fork``, when numpy or onnxruntime are already imported, when other
 threads run (a fork copies only the calling thread), and for a kept-warm (server) re-rank
 or a model already loaded.
+
+A one-shot command can fork the child earlier still, before it imports anything else
+(:func:`prestart`, from ``judge search``'s command line: the data folder, the edition's build
+folder and the question as typed); :func:`start` then adopts that child if it was made for
+the same folders, else ends it and forks as before. The child embeds the question as typed
+while it waits for the text to embed: the same text (a question that is not a pasted post)
+is then answered at once.
 """
 
 from __future__ import annotations
@@ -46,7 +53,15 @@ if TYPE_CHECKING:
     from .searching import SemanticSearch
     from .vectors import Vectors
 
-__all__ = ["TIMEOUT", "Answer", "Child", "forked_search", "rerank_with", "start"]
+__all__ = [
+    "TIMEOUT",
+    "Answer",
+    "Child",
+    "forked_search",
+    "prestart",
+    "rerank_with",
+    "start",
+]
 
 TIMEOUT = 10.0
 """Seconds from the fork after which a child that has not answered is given up (and killed):
@@ -91,10 +106,77 @@ def start(semantic: SemanticSearch, folder: Path, scope: str = "all") -> Child |
     from .searching import _RERANKED_SCOPES
     from .vectors import FILE
 
-    if semantic.warm or semantic.loaded or scope not in _RERANKED_SCOPES or not can_fork():
+    early = _adopt(semantic, folder)
+    if semantic.warm or semantic.loaded or scope not in _RERANKED_SCOPES:
+        if early is not None:
+            early.close()
+        return None
+    if early is not None:
+        return early
+    if not can_fork():
         return None
     if not (semantic.store.models_dir.is_dir() and (folder / FILE).is_file() and is_available()):
         return None
+    return _fork(lambda ask, write: _child(ask, write, semantic, folder))
+
+
+_early: tuple[Child, Path, Path] | None = None
+"""The child :func:`prestart` forked, with its data folder and build folder, until adopted."""
+
+
+def prestart(root: Path, folder: Path, question: str = "") -> bool:
+    """Forks the child of a one-shot search's re-rank first thing; returns whether it did.
+
+    For a process that will search ``folder`` (an edition's build folder) of the data folder
+    ``root`` once, with the installed model: only cheap checks come first (:func:`can_fork`,
+    the active model's name, the vectors file, the extra's packages). ``question``: the text
+    the search will most likely embed, embedded while the child waits for the real one. The
+    first :func:`start` for the same folders adopts the child; any other ends it, and so
+    does the process's exit.
+    """
+    global _early
+    from . import is_available
+    from .vectors import FILE
+
+    if _early is not None or not can_fork():
+        return False
+    if not ((root / "models" / "ACTIVE").is_file() and (folder / FILE).is_file()):
+        return False
+    if not is_available():
+        return False
+
+    def child(ask: int, write: int) -> None:
+        from .searching import SemanticSearch
+
+        _child(ask, write, SemanticSearch.for_root(root), folder, question)
+
+    forked = _fork(child)
+    if forked is None:
+        return False
+    _early = (forked, root, folder)
+    import atexit
+
+    atexit.register(forked.close)  # never adopted (an error, another edition): ended at exit
+    return True
+
+
+def _adopt(semantic: SemanticSearch, folder: Path) -> Child | None:
+    """The child :func:`prestart` forked, if made for ``semantic``'s data folder and ``folder``
+    (else it is ended); taken once."""
+    global _early
+    if _early is None:
+        return None
+    early, root, made_for = _early
+    _early = None
+    same = semantic.store.root == root and folder == made_for and semantic.threads == 1
+    if same and not semantic.warm and not semantic.loaded:
+        return early
+    early.close()
+    return None
+
+
+def _fork(work: Callable[[int, int], None]) -> Child | None:
+    """Forks a child that runs ``work(ask, write)`` (and never returns), or ``None``."""
     ask_read, ask_write = os.pipe()
     read, write = os.pipe()
     try:
@@ -106,24 +188,31 @@ def start(semantic: SemanticSearch, folder: Path, scope: str = "all") -> Child |
     if pid == 0:  # the child: never returns
         os.close(ask_write)
         os.close(read)
-        _child(ask_read, write, semantic, folder)
+        try:
+            work(ask_read, write)
+        finally:
+            os._exit(1)
     os.close(ask_read)
     os.close(write)
     return Child(pid, ask_write, read, time.monotonic() + TIMEOUT)
 
 
-def _child(ask: int, fd: int, semantic: SemanticSearch, folder: Path) -> None:
-    """Does the model's part, writes the answer to ``fd`` and exits (status 0, else 1)."""
+def _child(ask: int, fd: int, semantic: SemanticSearch, folder: Path, question: str = "") -> None:
+    """Does the model's part, writes the answer to ``fd`` and exits (status 0, else 1);
+    ``question``: see :func:`prestart`."""
     status = 1
     try:
         import signal
 
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it quietly
+        # numpy's OpenBLAS would start a thread per core at import (~35 ms of CPU measured,
+        # beside the parent's search on a two-core machine) for products it never makes here.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         # The parent owns the terminal: nothing the runtime logs may reach it.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
         os.dup2(devnull, 2)
-        data = _answer(ask, semantic, folder)
+        data = _answer(ask, semantic, folder, question)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
@@ -176,8 +265,9 @@ def _loaded(semantic: SemanticSearch, folder: Path) -> tuple[Vectors, Encoder]:
     return vectors, model
 
 
-def _answer(ask: int, semantic: SemanticSearch, folder: Path) -> bytes:
-    """The framed answer: a JSON head (or the error, as data), then the float32 cosines."""
+def _answer(ask: int, semantic: SemanticSearch, folder: Path, guess: str = "") -> bytes:
+    """The framed answer: a JSON head (or the error, as data), then the float32 cosines;
+    ``guess``, the question as typed, is embedded before the text to embed is read."""
     from .model import ModelLoadError, SemanticUnavailableError
     from .reranking import _question_vector
     from .vectors import VectorsError
@@ -188,6 +278,10 @@ def _answer(ask: int, semantic: SemanticSearch, folder: Path) -> bytes:
         vectors, model = _loaded(semantic, folder)
         if vectors.model != model.digest:
             raise RuntimeError("the vectors were made with another model")  # see _child
+        if guess:
+            # The model remembers the last few questions: the same text is not embedded again.
+            with contextlib.suppress(Exception):  # a failure recurs below, with the real text
+                _question_vector(model, guess)
         question = _read_all(ask).decode("utf-8")
         if not question:
             raise RuntimeError("no question")  # the parent did not need the re-rank
