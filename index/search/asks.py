@@ -45,17 +45,26 @@ what it decides."""
 _CUE_RES = {s: LazyPattern(rf"\b(?:{words})\b", re.IGNORECASE) for s, words in SECTION_CUES.items()}
 
 CUED = 0.5
-"""A hit in a section the question's words cue scores this much more (× 1.5). Chosen on the
-tuning half of the real questions among 0.1, 0.25, 0.5 and 1 (``benchmarks/relevance.py``;
-success@5 / MRR of judge 0.478 / 0.356 → 0.500 / 0.369, of judge+cards 0.652 / 0.450 →
-0.674 / 0.468 at 0.5 and 1); our halves A–P rose a little (0.831 / 0.715 → 0.835 / 0.717)."""
+"""A hit in a section the question's words cue scores this much more (x 1.5). Chosen on the
+tuning half T of the real questions (odd ids; ``benchmarks/relevance.py``) among 0.1, 0.25, 0.5
+and 1, success@5 / MRR of judge 0.478 / 0.356 at 0 → 0.500 / 0.369 at 0.5 and 1, of judge+cards
+0.652 / 0.450 → 0.674 / 0.468; our halves A–P 0.831 / 0.715 → 0.835 / 0.717 (judge). Added to
+the re-ranked score instead (0.03–0.1), it changed nothing on T."""
 
 QUESTION_WORDS = 5
 """A query of this many words or more is read as a question (see :data:`GLOSSARY_IN_QUESTIONS`)."""
 GLOSSARY_IN_QUESTIONS = 0.5
-"""The share of its score a glossary entry keeps in a question (0.3, 0.5 and 0.7 measured alike
-on the tuning half of the real questions: only one of their 91 answer keys is a glossary
-entry; our halves A–P, whose keys hold several, rose too, recall@5 0.835 → 0.838)."""
+"""The share of its score a glossary entry keeps in a question. Only one of the real questions'
+91 answer keys is a glossary entry: an entry in the first five answers the other 90 with
+nothing. 0.3, 0.5 and 0.7 measured alike on T (judge's success@5 0.478 → 0.500); our halves
+A–P, whose keys hold entries, rose too (judge+cards+sem recall@5 / MRR 0.869 / 0.738 →
+0.873 / 0.746), as they did with the entries kept out of the first five places outright.
+
+Both priors together, as shipped (2025-02-07 edition, depth 10; before → after, success@5 /
+MRR): T judge 0.478 / 0.357 → 0.522 / 0.373, judge+cards 0.674 / 0.462 → 0.696 / 0.482,
+judge+cards+sem 0.652 / 0.493 → 0.696 / 0.499; the held-back half H no lower (judge+cards
+0.400 / 0.288 → 0.422 / 0.289, judge+cards+sem 0.533 / 0.347 → 0.533 / 0.353); ours A–P
+0.825 / 0.714 → 0.830 / 0.717 (judge), 0.869 / 0.738 → 0.871 / 0.748 (judge+cards+sem)."""
 _WORD_RE = LazyPattern(r"[a-z0-9']+", re.IGNORECASE)
 
 
