@@ -15,7 +15,7 @@ names (:func:`index.search.rank.lend`), and a search of a term or two finds the 
 
 from __future__ import annotations
 
-import re
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -26,23 +26,24 @@ if TYPE_CHECKING:
 
 Hits = list[tuple[float, dict[str, Any]]]
 
-SECTION_CUES: dict[str, str] = {
-    # 104 Ending the Game: winning, losing.
-    "104": r"win|wins|won|winning|winner|lose|loses|lost|losing|game over",
-    # 117 Timing and Priority: answering a spell or ability before it resolves.
-    "117": r"respond|responds|responding|response|priority",
-    # 603 Handling Triggered Abilities.
-    "603": r"trigger|triggers|triggered|triggering",
-    # 608 Resolving Spells and Abilities.
-    "608": r"resolve|resolves|resolved|resolving|resolution",
-    # 616 Interaction of Replacement and/or Prevention Effects.
-    "616": r"instead|replacement|replace|replaces|prevent|prevents|prevention",
-    # 704 State-Based Actions: what the game checks for, what dies on its own.
-    "704": r"die|dies|died|dying|survive|survives|survived|state-based|sba|sbas",
+SECTION_CUES: dict[str, frozenset[str]] = {
+    section: frozenset(words.split())
+    for section, words in {
+        # 104 Ending the Game: winning, losing.
+        "104": "win wins won winning winner lose loses lost losing",
+        # 117 Timing and Priority: answering a spell or ability before it resolves.
+        "117": "respond responds responding response priority",
+        # 603 Handling Triggered Abilities.
+        "603": "trigger triggers triggered triggering",
+        # 608 Resolving Spells and Abilities.
+        "608": "resolve resolves resolved resolving resolution",
+        # 616 Interaction of Replacement and/or Prevention Effects.
+        "616": "instead replacement replace replaces prevent prevents prevention",
+        # 704 State-Based Actions: what the game checks for, what dies on its own.
+        "704": "die dies died dying survive survives survived state-based sba sbas",
+    }.items()
 }
-"""Section → the words (a regular expression's alternatives, whole words, any case) that ask
-what it decides."""
-_CUE_RES = {s: LazyPattern(rf"\b(?:{words})\b", re.IGNORECASE) for s, words in SECTION_CUES.items()}
+"""Section → the words (whole words, any case) that ask what it decides."""
 
 CUED = 0.5
 """A hit in a section the question's words cue scores this much more (x 1.5). Chosen on the
@@ -65,40 +66,51 @@ MRR): T judge 0.478 / 0.357 → 0.522 / 0.373, judge+cards 0.674 / 0.462 → 0.6
 judge+cards+sem 0.652 / 0.493 → 0.696 / 0.499; the held-back half H no lower (judge+cards
 0.400 / 0.288 → 0.422 / 0.289, judge+cards+sem 0.533 / 0.347 → 0.533 / 0.353); ours A–P
 0.825 / 0.714 → 0.830 / 0.717 (judge), 0.869 / 0.738 → 0.871 / 0.748 (judge+cards+sem)."""
-_WORD_RE = LazyPattern(r"[a-z0-9']+", re.IGNORECASE)
+_WORD_RE = LazyPattern(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
+
+
+@functools.lru_cache(maxsize=256)
+def _read(question: str) -> tuple[frozenset[str], bool]:
+    # Once per question: search reads it for each index it searches, the re-rank again.
+    words = _WORD_RE.findall(question.lower())
+    have = frozenset(words)
+    cued = frozenset(s for s, cues in SECTION_CUES.items() if cues & have)
+    return cued, len(words) >= QUESTION_WORDS
 
 
 def cued_sections(question: str) -> frozenset[str]:
     """The sections (``"704"``) whose cue words :data:`SECTION_CUES` the question uses."""
-    return frozenset(s for s, pattern in _CUE_RES.items() if pattern.search(question))
+    return _read(question)[0]
 
 
 def is_question(text: str) -> bool:
     """Checks if ``text`` has :data:`QUESTION_WORDS` words or more."""
-    return len(_WORD_RE.findall(text)) >= QUESTION_WORDS
-
-
-def _section(fields: dict[str, Any]) -> str:
-    # A rule's, an example's or a phrasing's number ("704.5f"); its first three digits.
-    number = str(fields.get("number") or "")
-    return number[:3] if number[:3].isdigit() else ""
+    return _read(text)[1]
 
 
 def prior(hits: Hits, question: str) -> Hits:
     """``hits`` (BM25F hits, best first) with the two priors of the question's words applied,
-    best first; ``hits`` as they are when neither applies."""
-    sections = cued_sections(question)
-    glossary = is_question(question)
+    best first; ``hits`` as they are when neither changes a score."""
+    sections, glossary = _read(question)
     if not sections and not glossary:
         return hits
+    raised = 1.0 + CUED
     out: Hits = []
+    changed = False
     for score, fields in hits:
-        kind = fields.get("kind")
-        if glossary and kind == "glossary":
-            score *= GLOSSARY_IN_QUESTIONS
-        elif sections and kind in ("rule", "example", "asked") and _section(fields) in sections:
-            score *= 1.0 + CUED
+        if fields["kind"] == "glossary":
+            if glossary:
+                score *= GLOSSARY_IN_QUESTIONS
+                changed = True
+        elif sections:
+            # A rule's, an example's or a phrasing's number ("704.5f"); its section.
+            number = fields.get("number")
+            if number and number[:3] in sections:
+                score *= raised
+                changed = True
         out.append((score, fields))
+    if not changed:
+        return hits
     out.sort(key=lambda h: -h[0])
     return out
 
