@@ -11,6 +11,34 @@ A question (:data:`QUESTION_WORDS` words or more) is answered by a rule, not by 
 entry defining one of its words ("Dies", "Token"): there a glossary entry keeps
 :data:`GLOSSARY_IN_QUESTIONS` of its score. An entry still lends its full score to the rule it
 names (:func:`index.search.rank.lend`), and a search of a term or two finds the entry as before.
+
+Tried beside these (2026-12-01; success@5 / MRR on the real questions' tuning half T, then the
+held-back half H, then recall@5 / MRR on our halves A–P; judge+cards+sem unless named, which
+was T 0.652 / 0.493, H 0.533 / 0.347, ours 0.869 / 0.738 on the same pools), none kept:
+
+* at most one hit per rule (704.5 and its lettered rules) in the first five: T 0.587 / 0.481,
+  H 0.533 / 0.351, ours 0.843 / 0.734; at most two: T 0.630 / 0.491, H 0.533 / 0.347, ours
+  0.866 / 0.738; at most three per section: T 0.652 / 0.493, H 0.556 / 0.351, ours 0.860 / 0.738;
+* a rule raised to its best lettered rule's score when two or more of them are in the pool:
+  T 0.696 / 0.525, H 0.533 / 0.357, ours 0.863 / 0.731 (judge: ours 0.831 → 0.807); after
+  these priors, in the re-rank only: T 0.717 / 0.529, H 0.533 / 0.364, ours 0.866 / 0.741,
+  judge+sem's H 0.556 → 0.533. A rule counts for its lettered rules in the real questions'
+  scoring and not in ours: most of that lift is the scoring's;
+* how often the rules cite a rule (``index.xref``), x (1 + 0.1 ln(1 + citations)) on the
+  lexical score: judge T 0.478 / 0.356 → 0.478 / 0.389, H 0.422 / 0.283 → 0.444 / 0.283, ours
+  0.831 / 0.715 → 0.835 / 0.717, but judge+cards+sem T 0.609 / 0.494; + 0.05 of it (scaled to
+  the most cited) on the re-ranked score: T 0.652 / 0.493, H 0.533 / 0.356, ours 0.876 / 0.738,
+  judge+sem H 0.556 / 0.371 → 0.533 / 0.374;
+* a rule's depth (a lettered rule or not) x 0.95–1.1: T 0.630–0.652 / 0.490–0.493, ours
+  0.868–0.871;
+* "2/2", "0/0" read as power and toughness: in the query (the words added), judge T 0.478 /
+  0.356 → 0.457 / 0.353 (H unchanged), judge+cards+sem T unchanged, H 0.556 / 0.353, ours
+  0.871 / 0.737; in the text embedded only
+  ("0/0 (power 0, toughness 0)"), no question of T or H changed place, though the issue's
+  "my 0/0 artifact land thing, is it gone?" finds 704.5f 31st by cosine instead of 191st;
+* more cue words (603: order; 704: destroyed; 117: before, window; 104: a draw, concede; 613:
+  layer, timestamp; 400: new object, zone): nothing on T changed; the cue added to the re-ranked
+  score instead of the lexical one (0.03–0.1): nothing on T changed.
 """
 
 from __future__ import annotations
