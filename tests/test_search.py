@@ -390,6 +390,30 @@ def test_snippets_keep_the_published_punctuation(store_home: Path) -> None:
     assert code == 0 and "owners’ graveyards" in json.loads(out)["results"][0]["snippet"]
 
 
+def test_a_question_s_words_raise_the_section_that_decides_it(
+    store_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from index.search import asks
+
+    question = "who wins if both players reach 0 life at once?"  # "wins": 104, Ending the Game
+    build = _build(store_home, "2026-01-16")
+    cued = {r.id: r.score for r in search(build, question).results}
+    monkeypatch.setattr(asks, "CUED", 0.0)
+    plain = {r.id: r.score for r in search(build, question).results}
+    assert cued["104.4a"] == pytest.approx(plain["104.4a"] * (1 + 0.5))
+    first = [rid for rid in cued if rid.startswith("104.")]
+    assert list(cued).index(first[1]) < list(plain).index(first[1])
+
+
+def test_a_question_ranks_a_glossary_entry_below_the_rules(store_home: Path) -> None:
+    entry = "glossary:Legend Rule"
+    term = search(_build(store_home, "2026-01-16"), "legend rule").results
+    asked = search(_build(store_home, "2026-01-16"), "what is the legend rule").results
+    score = {r.id: r.score for r in term}[entry]
+    assert {r.id: r.score for r in asked}[entry] == pytest.approx(score * 0.5)
+    assert [r.id for r in asked].index(entry) > [r.id for r in term].index(entry)
+
+
 def test_glossary_entry_lends_to_the_rule_it_names(store_home: Path) -> None:
     # The "First Strike" entry says "See rule 702.7": rules under that heading lead (702.7b,
     # how first strike changes combat damage, or 702.7a, what it is), above the entry.

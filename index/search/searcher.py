@@ -16,6 +16,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from .asks import prior
 from .cardquery import CardReading, card_parts, read_cards, shared_signals
 from .extra import RULINGS_IN_ALL
 from .kinds import Scope, get_scope, kind_of
@@ -346,6 +347,7 @@ class Searcher:
             hits = lend(src, hits)
         if text:
             hits = headings_to_first_rule(src, hits)
+            hits = prior(hits, text)
         records: list[SearchResult] = []
         for score, fields in hits:
             kind = kind_of(fields)

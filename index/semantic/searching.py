@@ -129,8 +129,21 @@ def reranked(
     """
     import dataclasses
 
+    from ..search.asks import glossary_later
+
     keep = found.pinned
     shown = ranked[:keep]
+    # The re-ranked hits (scores 0-1) come first; only they are ordered again.
+    done = keep
+    while done < len(ranked) and not (
+        ranked[done].similarity is None and ranked[done].lexical_score is None
+    ):
+        done += 1
+    ranked = [
+        *shown,
+        *glossary_later(ranked[keep:done], found.searched or found.query),
+        *ranked[done:],
+    ]
     for hit in ranked[keep:limit]:
         if hit.similarity is None and hit.lexical_score is None:
             hit = dataclasses.replace(hit, score=0.0, lexical_score=hit.score)

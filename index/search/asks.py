@@ -1,0 +1,159 @@
+"""What kind of thing a question asks, read from its words: two small priors on the ranking.
+
+A player asks "does it die?", "who wins?", "can I respond?" about a situation the rules settle
+in a few sections of their own: 104 Ending the Game, 117 Timing and Priority, 603 Handling
+Triggered Abilities, 608 Resolving Spells and Abilities, 616 Interaction of Replacement and/or
+Prevention Effects and 704 State-Based Actions. A question whose words name what one of those
+sections is about (:data:`SECTION_CUES`, written from the sections' titles and the words
+players use for them) raises that section's hits by :data:`CUED`.
+
+A question (:data:`QUESTION_WORDS` words or more) is answered by a rule, not by a glossary
+entry defining one of its words ("Dies", "Token"): there a glossary entry keeps
+:data:`GLOSSARY_IN_QUESTIONS` of its score. An entry still lends its full score to the rule it
+names (:func:`index.search.rank.lend`), and a search of a term or two finds the entry as before.
+
+Tried beside these (2026-12-01; success@5 / MRR on the real questions' tuning half T, then the
+held-back half H, then recall@5 / MRR on our halves A–P; judge+cards+sem unless named, which
+was T 0.652 / 0.493, H 0.533 / 0.347, ours 0.869 / 0.738 on the same pools), none kept:
+
+* at most one hit per rule (704.5 and its lettered rules) in the first five: T 0.587 / 0.481,
+  H 0.533 / 0.351, ours 0.843 / 0.734; at most two: T 0.630 / 0.491, H 0.533 / 0.347, ours
+  0.866 / 0.738; at most three per section: T 0.652 / 0.493, H 0.556 / 0.351, ours 0.860 / 0.738;
+* a rule raised to its best lettered rule's score when two or more of them are in the pool:
+  T 0.696 / 0.525, H 0.533 / 0.357, ours 0.863 / 0.731 (judge: ours 0.831 → 0.807); after
+  these priors, in the re-rank only: T 0.717 / 0.529, H 0.533 / 0.364, ours 0.866 / 0.741,
+  judge+sem's H 0.556 → 0.533. A rule counts for its lettered rules in the real questions'
+  scoring and not in ours: most of that lift is the scoring's;
+* how often the rules cite a rule (``index.xref``), x (1 + 0.1 ln(1 + citations)) on the
+  lexical score: judge T 0.478 / 0.356 → 0.478 / 0.389, H 0.422 / 0.283 → 0.444 / 0.283, ours
+  0.831 / 0.715 → 0.835 / 0.717, but judge+cards+sem T 0.609 / 0.494; + 0.05 of it (scaled to
+  the most cited) on the re-ranked score: T 0.652 / 0.493, H 0.533 / 0.356, ours 0.876 / 0.738,
+  judge+sem H 0.556 / 0.371 → 0.533 / 0.374;
+* a rule's depth (a lettered rule or not) x 0.95–1.1: T 0.630–0.652 / 0.490–0.493, ours
+  0.868–0.871;
+* "2/2", "0/0" read as power and toughness: in the query (the words added), judge T 0.478 /
+  0.356 → 0.457 / 0.353 (H unchanged), judge+cards+sem T unchanged, H 0.556 / 0.353, ours
+  0.871 / 0.737; in the text embedded only
+  ("0/0 (power 0, toughness 0)"), no question of T or H changed place, though the issue's
+  "my 0/0 artifact land thing, is it gone?" finds 704.5f 31st by cosine instead of 191st;
+* more cue words (603: order; 704: destroyed; 117: before, window; 104: a draw, concede; 613:
+  layer, timestamp; 400: new object, zone): nothing on T changed; the cue added to the re-ranked
+  score instead of the lexical one (0.03–0.1): nothing on T changed.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .words import LazyPattern
+
+if TYPE_CHECKING:
+    from .results import SearchResult
+
+Hits = list[tuple[float, dict[str, Any]]]
+
+SECTION_CUES: dict[str, frozenset[str]] = {
+    section: frozenset(words.split())
+    for section, words in {
+        # 104 Ending the Game: winning, losing.
+        "104": "win wins won winning winner lose loses lost losing",
+        # 117 Timing and Priority: answering a spell or ability before it resolves.
+        "117": "respond responds responding response priority",
+        # 603 Handling Triggered Abilities.
+        "603": "trigger triggers triggered triggering",
+        # 608 Resolving Spells and Abilities.
+        "608": "resolve resolves resolved resolving resolution",
+        # 616 Interaction of Replacement and/or Prevention Effects.
+        "616": "instead replacement replace replaces prevent prevents prevention",
+        # 704 State-Based Actions: what the game checks for, what dies on its own.
+        "704": "die dies died dying survive survives survived state-based sba sbas",
+    }.items()
+}
+"""Section → the words (whole words, any case) that ask what it decides."""
+
+CUED = 0.5
+"""A hit in a section the question's words cue scores this much more (x 1.5). Chosen on the
+tuning half T of the real questions (odd ids; ``benchmarks/relevance.py``) among 0.1, 0.25, 0.5
+and 1, success@5 / MRR of judge 0.478 / 0.356 at 0 → 0.500 / 0.369 at 0.5 and 1, of judge+cards
+0.652 / 0.450 → 0.674 / 0.468; our halves A–P 0.831 / 0.715 → 0.835 / 0.717 (judge). Added to
+the re-ranked score instead (0.03–0.1), it changed nothing on T."""
+
+QUESTION_WORDS = 5
+"""A query of this many words or more is read as a question (see :data:`GLOSSARY_IN_QUESTIONS`)."""
+GLOSSARY_IN_QUESTIONS = 0.5
+"""The share of its score a glossary entry keeps in a question. Only one of the real questions'
+91 answer keys is a glossary entry: an entry in the first five answers the other 90 with
+nothing. 0.3, 0.5 and 0.7 measured alike on T (judge's success@5 0.478 → 0.500); our halves
+A–P, whose keys hold entries, rose too (judge+cards+sem recall@5 / MRR 0.869 / 0.738 →
+0.873 / 0.746), as they did with the entries kept out of the first five places outright.
+
+Both priors together, as shipped (2025-02-07 edition, depth 10; before → after, success@5 /
+MRR): T judge 0.478 / 0.357 → 0.522 / 0.373, judge+cards 0.674 / 0.462 → 0.696 / 0.482,
+judge+cards+sem 0.652 / 0.493 → 0.696 / 0.499; the held-back half H no lower (judge+cards
+0.400 / 0.288 → 0.422 / 0.289, judge+cards+sem 0.533 / 0.347 → 0.533 / 0.353); ours A–P
+0.825 / 0.714 → 0.830 / 0.717 (judge), 0.869 / 0.738 → 0.871 / 0.748 (judge+cards+sem)."""
+_WORD_RE = LazyPattern(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
+
+
+@functools.lru_cache(maxsize=256)
+def _read(question: str) -> tuple[frozenset[str], bool]:
+    # Once per question: search reads it for each index it searches, the re-rank again.
+    words = _WORD_RE.findall(question.lower())
+    have = frozenset(words)
+    cued = frozenset(s for s, cues in SECTION_CUES.items() if cues & have)
+    return cued, len(words) >= QUESTION_WORDS
+
+
+def cued_sections(question: str) -> frozenset[str]:
+    """The sections (``"704"``) whose cue words :data:`SECTION_CUES` the question uses."""
+    return _read(question)[0]
+
+
+def is_question(text: str) -> bool:
+    """Checks if ``text`` has :data:`QUESTION_WORDS` words or more."""
+    return _read(text)[1]
+
+
+def prior(hits: Hits, question: str) -> Hits:
+    """``hits`` (BM25F hits, best first) with the two priors of the question's words applied,
+    best first; ``hits`` as they are when neither changes a score."""
+    sections, glossary = _read(question)
+    if not sections and not glossary:
+        return hits
+    raised = 1.0 + CUED
+    out: Hits = []
+    changed = False
+    for score, fields in hits:
+        if fields["kind"] == "glossary":
+            if glossary:
+                score *= GLOSSARY_IN_QUESTIONS
+                changed = True
+        elif sections:
+            # A rule's, an example's or a phrasing's number ("704.5f"); its section.
+            number = fields.get("number")
+            if number and number[:3] in sections:
+                score *= raised
+                changed = True
+        out.append((score, fields))
+    if not changed:
+        return hits
+    out.sort(key=lambda h: -h[0])
+    return out
+
+
+def glossary_later(results: Sequence[SearchResult], question: str) -> list[SearchResult]:
+    """Re-ranked ``results`` (best first) with each glossary entry's score cut to
+    :data:`GLOSSARY_IN_QUESTIONS` when ``question`` is a question, best first again."""
+    import dataclasses
+
+    out = list(results)
+    if not is_question(question) or not any(r.kind == "glossary" for r in out):
+        return out
+    out = [
+        dataclasses.replace(r, score=r.score * GLOSSARY_IN_QUESTIONS) if r.kind == "glossary" else r
+        for r in out
+    ]
+    out.sort(key=lambda r: -r.score)
+    return out
