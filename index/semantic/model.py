@@ -13,9 +13,10 @@ module import, so that nothing without the extra pays for them.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -184,7 +185,8 @@ def prepare_model(folder: Path, *, quantise: bool = False) -> list[str]:
     finally:
         if source != MODEL_FILE:
             (folder / source).unlink(missing_ok=True)  # the prepared copy holds it all
-    return [PREPARED_FILE, f"onnx/{_PREPARED_DATA}"]
+    # A small model's weights all fit in the graph: no weights file then.
+    return [f for f in (PREPARED_FILE, f"onnx/{_PREPARED_DATA}") if (folder / f).is_file()]
 
 
 QUANTISED = "int8-dynamic-matmul-gather-per-channel"
@@ -209,17 +211,38 @@ def quantise_model(folder: Path) -> str:
     except ImportError:
         raise SemanticUnavailableError("onnx") from None
     try:
-        quantize_dynamic(
-            str(folder / MODEL_FILE),
-            str(folder / _QUANTISED_FILE),
-            per_channel=True,
-            weight_type=QuantType.QInt8,
-            op_types_to_quantize=["MatMul", "Gather"],
-        )
+        with _root_logger_quiet():
+            quantize_dynamic(
+                str(folder / MODEL_FILE),
+                str(folder / _QUANTISED_FILE),
+                per_channel=True,
+                weight_type=QuantType.QInt8,
+                op_types_to_quantize=["MatMul", "Gather"],
+            )
     except Exception as exc:  # the quantiser raises whatever onnx or numpy raise
         (folder / _QUANTISED_FILE).unlink(missing_ok=True)
         raise ModelLoadError(folder, MODEL_FILE, f"cannot be quantised ({exc})") from None
     return _QUANTISED_FILE
+
+
+@contextlib.contextmanager
+def _root_logger_quiet() -> Iterator[None]:
+    """The quantiser's advice (``logging.warning`` on the root logger) not printed.
+
+    A handler of no effect is added for the while: without one, ``logging.warning`` would
+    configure the root logger to print to stderr for the rest of the process.
+    """
+    import logging
+
+    quiet = logging.NullHandler()
+    before = logging.root.manager.disable
+    logging.root.addHandler(quiet)
+    logging.disable(logging.WARNING)
+    try:
+        yield
+    finally:
+        logging.disable(before)
+        logging.root.removeHandler(quiet)
 
 
 class Embedder:
