@@ -181,12 +181,16 @@ def test_a_quantised_copy_that_disagrees_is_left_out(
     assert installed.load().embed([TEST_SENTENCE]).shape == (1, 8)
 
 
-def test_a_quantised_copy_that_does_not_load_falls_back_with_the_published_digest(
-    tmp_path: Path,
-) -> None:
+def test_a_damaged_quantised_copy_is_an_error_not_the_published_model(tmp_path: Path) -> None:
+    """The vectors stored for the model are the quantised copy's: no silent fallback."""
     installed = ModelStore(tmp_path / "home").import_folder(_tiny_model(tmp_path / "tiny"))
     assert installed.quantised == QUANTISED
     (installed.path / PREPARED_FILE).write_bytes(b"damaged")
-    loaded = installed.load()
-    # The published weights: vectors made by the quantised copy are not theirs.
+    with pytest.raises(ModelLoadError, match="cannot be loaded") as info:
+        installed.load()
+    assert info.value.file == PREPARED_FILE
+    # Asked for explicitly, the published file is named by its own digest.
+    loaded = Embedder.from_folder(
+        installed.path, digest=installed.digest, published_digest=installed.published_digest
+    )
     assert loaded.model_file == MODEL_FILE and loaded.digest == installed.published_digest

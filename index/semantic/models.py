@@ -8,7 +8,10 @@ Layout (``root`` is ``$JUDGE_HOME``, else the user data folder)::
 
 :meth:`ModelStore.import_folder` copies a model folder into a fresh build, hashing each file as
 it is copied (and comparing it with ``expected`` hashes when given), then loads the copy and
-embeds a test sentence; only when all of that succeeded does the build go live. A download from
+embeds a test sentence, then writes the quick-loading copy search uses (int8 weights when the
+``onnx`` package is there and the copy agrees with the published file; its digest is then
+another model's, so vectors are made again for it); only when all of that succeeded does the
+build go live. A download from
 the hub is meant to be the same call: fetch the files into a temporary folder, then
 ``import_folder(tmp, name, expected=<the hub's hashes>)``.
 """
@@ -113,16 +116,21 @@ class InstalledModel:
     quantised: str | None = None
     """How the prepared copy, which search loads, was quantised (``None``: it was not)."""
     published_digest: str = ""
-    """The digest of the published weights' vectors when the prepared copy is quantised."""
+    """The digest of the published weights' vectors when the prepared copy is quantised
+    (``Embedder.from_folder(path, published_digest=…)`` names the published file by it)."""
 
     def load(self, *, threads: int = 1, prepack: bool = False) -> Embedder:
-        """The loaded model (imports onnxruntime; see :meth:`Embedder.from_folder`)."""
-        from .model import Embedder
+        """The loaded model (imports onnxruntime; see :meth:`Embedder.from_folder`).
+
+        A quantised copy that does not load raises ``ModelLoadError`` rather than falling
+        back to the published file: the vectors stored for this model are the copy's.
+        """
+        from .model import PREPARED_FILE, Embedder
 
         return Embedder.from_folder(
             self.path,
             digest=self.digest,
-            published_digest=self.published_digest,
+            model_file=PREPARED_FILE if self.quantised else None,
             threads=threads,
             prepack=prepack,
         )
