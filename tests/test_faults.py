@@ -201,7 +201,6 @@ def test_kill_9_during_model_import(tmp_path: Path) -> None:
     slot = home / "models" / MODEL.name
     for point, marker in {
         "copying the network": building(slot, "onnx/model.onnx"),
-        "quantising it": building(slot, "onnx/model.int8.onnx"),
         "preparing its copy": building(slot, "onnx/model.prepared.*"),
     }.items():
         kill_at(home, ["model", "import", str(MODEL)], marker, point)

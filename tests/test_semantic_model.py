@@ -157,7 +157,7 @@ def test_import_of_the_shared_folder(model_home: Path) -> None:
         assert record["files"][name.split("/", 1)[1]] == sha
     installed = ModelStore(model_home).get()
     assert installed.load().embed(["a test"]).shape == (1, 384)
-    assert record["quantised"] == installed.quantised is not None and "int8 weights, " in out
+    assert record["quantised"] is None and "int8" not in out  # not quantised by default
 
 
 def test_import_of_a_folder_missing_a_file(model_home: Path, tmp_path: Path) -> None:
@@ -279,17 +279,17 @@ def test_the_issue_s_0_0_artifact_land_question(
 
 
 @pytest.fixture(scope="module")
-def float_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A data folder with the shared model imported without quantising its prepared copy."""
-    home = tmp_path_factory.mktemp("judge-home-float")
-    ModelStore(home).import_folder(shared_model(), quantise=False)
+def int8_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data folder with the shared model imported, its prepared copy quantised."""
+    home = tmp_path_factory.mktemp("judge-home-int8")
+    ModelStore(home).import_folder(shared_model(), quantise=True)
     return home
 
 
-def test_the_prepared_copy_embeds_as_the_published_model(float_home: Path) -> None:
+def test_the_prepared_copy_embeds_as_the_published_model(model_home: Path) -> None:
     from index.semantic.model import MODEL_FILE, PREPARED_FILE
 
-    installed = ModelStore(float_home).get()
+    installed = ModelStore(model_home).get()
     assert (installed.path / PREPARED_FILE).is_file() and installed.quantised is None
     texts = ["Can I respond to a land drop?", "704.5j legend rule", "Phasing"]
     published = Embedder.from_folder(installed.path, model_file=MODEL_FILE).embed(texts)
@@ -315,15 +315,16 @@ def _real_sentences() -> list[str]:
 
 
 def test_the_quantised_copy_embeds_close_to_the_published_model(
-    model_home: Path, float_home: Path
+    model_home: Path, int8_home: Path
 ) -> None:
     from index.semantic.model import MODEL_FILE, PREPARED_FILE, QUANTISED
     from index.semantic.models import QUANTISED_AGREEMENT
 
-    installed = ModelStore(model_home).get()
+    installed = ModelStore(int8_home).get()
     assert installed.quantised == QUANTISED and (installed.path / PREPARED_FILE).is_file()
+    assert "int8 weights, " in _invoke(int8_home, ["model"])[1]
     # The same weights unquantised are another model to the vectors.
-    plain = ModelStore(float_home).get()
+    plain = ModelStore(model_home).get()
     assert installed.published_digest == plain.digest != installed.digest
     texts = _real_sentences()
     published = Embedder.from_folder(installed.path, model_file=MODEL_FILE).embed(texts)
@@ -339,21 +340,23 @@ def test_the_quantised_copy_embeds_close_to_the_published_model(
 
 
 def test_a_damaged_prepared_copy_falls_back_to_the_published_model(
-    model_home: Path, tmp_path: Path
+    model_home: Path, int8_home: Path, tmp_path: Path
 ) -> None:
     from index.semantic.model import MODEL_FILE, PREPARED_FILE
 
-    installed = ModelStore(model_home).get()
-    copy = tmp_path / "copy"
-    shutil.copytree(installed.path, copy, symlinks=True)
-    (copy / PREPARED_FILE).write_bytes(b"damaged")
-    expected = Embedder.from_folder(installed.path, model_file=MODEL_FILE).embed(["a test"])
-    fallen = Embedder.from_folder(
-        copy, digest=installed.digest, published_digest=installed.published_digest
-    )
-    assert fallen.embed(["a test"]) @ expected.T == pytest.approx(1.0, abs=1e-5)
-    # Named as the published weights: the quantised copy's vectors are not taken for its.
-    assert fallen.model_file == MODEL_FILE and fallen.digest == installed.published_digest
+    for home in (model_home, int8_home):
+        installed = ModelStore(home).get()
+        copy = tmp_path / home.name
+        shutil.copytree(installed.path, copy, symlinks=True)
+        (copy / PREPARED_FILE).write_bytes(b"damaged")
+        expected = Embedder.from_folder(installed.path, model_file=MODEL_FILE).embed(["a test"])
+        fallen = Embedder.from_folder(
+            copy, digest=installed.digest, published_digest=installed.published_digest
+        )
+        assert fallen.embed(["a test"]) @ expected.T == pytest.approx(1.0, abs=1e-5)
+        # Named as the published weights: a quantised copy's vectors are not taken for theirs.
+        assert fallen.model_file == MODEL_FILE
+        assert fallen.digest == (installed.published_digest or installed.digest)
 
 
 # --- judge index build, judge search: vectors built once, rebuilt only on a change ----------
@@ -387,7 +390,7 @@ def test_vectors_are_built_by_index_build_and_rebuilt_only_on_a_change(tmp_path:
 
     first = build(mini)
     assert first["reused"] == 0  # embedded at index build time
-    assert ModelStore(home).get().quantised is not None
+    assert ModelStore(home).get().quantised is None
     again = build(mini, "--replace")  # a new build of the same text: nothing embedded
     assert again["reused"] == again["rows"]
     changed = build(_changed_cr(tmp_path), "--replace")  # one rule changed: one passage
@@ -418,11 +421,12 @@ def test_vectors_are_built_by_index_build_and_rebuilt_only_on_a_change(tmp_path:
     assert found["semantic"]["model"] == "minilm-128"  # type: ignore[index]
     found, said = search()
     assert said == "" and found["semantic"]["model"] == "minilm-128"  # type: ignore[index]
-    # The same weights with their prepared copy not quantised: another model.
-    ModelStore(home).import_folder(shared_model(), quantise=False)
-    plain = ModelStore(home).get()
-    assert plain.quantised is None and plain.digest != first["model"]
-    assert vectors_status(folder, plain.digest) == "model"
+    # The same weights with their prepared copy quantised: another model.
+    ModelStore(home).import_folder(shared_model(), quantise=True)
+    quantised = ModelStore(home).get()
+    assert quantised.quantised is not None and quantised.digest != first["model"]
+    assert quantised.published_digest == first["model"]
+    assert vectors_status(folder, quantised.digest) == "model"
     found, said = search()
     assert said.startswith("Embedding edition 2030-03-01 for the semantic re-rank")
     assert read_header(folder)["model"] == ModelStore(home).get().digest  # type: ignore[index]

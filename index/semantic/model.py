@@ -122,7 +122,7 @@ Measured on one busy machine, side by side: a session from the published file lo
 in 35 ms; from the prepared copy with repacking, 160 ms and 33 ms; without repacking, 28 ms
 and 71 ms. A one-shot command embeds one question, so it skips the repacking (``prepack``);
 a process that embeds many texts (a server, a build) repacks. A model store's copy is made
-from int8 weights when it can be (:func:`quantise_model`): 23 MB instead of 90."""
+from int8 weights when asked for (:func:`quantise_model`): 23 MB instead of 90."""
 _PREPARED_DATA = "model.prepared.data"
 
 

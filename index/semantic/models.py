@@ -8,10 +8,10 @@ Layout (``root`` is ``$JUDGE_HOME``, else the user data folder)::
 
 :meth:`ModelStore.import_folder` copies a model folder into a fresh build, hashing each file as
 it is copied (and comparing it with ``expected`` hashes when given), then loads the copy and
-embeds a test sentence, then writes the quick-loading copy search uses (int8 weights when the
-``onnx`` package is there and the copy agrees with the published file; its digest is then
-another model's, so vectors are made again for it); only when all of that succeeded does the
-build go live. A download from
+embeds a test sentence, then writes the quick-loading copy search uses (int8 weights when asked
+for, the ``onnx`` package is there and the copy agrees with the published file; its digest is
+then another model's, so vectors are made again for it); only when all of that succeeded does
+the build go live. A download from
 the hub is meant to be the same call: fetch the files into a temporary folder, then
 ``import_folder(tmp, name, expected=<the hub's hashes>)``.
 """
@@ -278,15 +278,16 @@ class ModelStore:
         expected: dict[str, str] | None = None,
         progress: Callable[[int, int], None] | None = None,
         source: str | None = None,
-        quantise: bool = True,
+        quantise: bool = False,
     ) -> InstalledModel:
         """Copies a model folder into the store, checks it, and makes it the active model.
 
         ``name`` defaults to the folder's name; ``expected`` maps relative paths to the sha256
         their copies must have; ``progress`` is told ``(bytes copied, bytes in all)``;
-        ``quantise``: the copy search loads has int8 weights (see ``prepare_model``; without
+        ``quantise``: the copy search loads has int8 weights (see ``quantise_model``; without
         the ``onnx`` package, or if the quantised copy embeds too differently, it has the
-        published float weights). Raises
+        published float weights). Not the default: on the real questions held back, the
+        re-rank's MRR fell from 0.371 to 0.339 with it (``benchmarks/relevance.py``). Raises
         :class:`ModelFolderError` (not a model folder), :class:`ModelCheckError` (a wrong hash,
         a model that does not load or does not embed) and
         :class:`~index.semantic.model.SemanticUnavailableError` (the extra is not installed);
