@@ -328,9 +328,12 @@ def main(argv: list[str] | None = None) -> int:
         homes = {w: _home(Path(tmp), w) for w in weights}
         for question in (QUESTION, "legend rule"):
             _cold(homes, args.runs, question, args.without_extra)
+            print(f"   (load average {os.getloadavg()[0]:.1f})")
         _warm(homes)
+        print(f"   (load average {os.getloadavg()[0]:.1f})")
         for i, home in enumerate(homes.values()):
             _vectors(home, dtypes=i == 0)
+            print(f"   (load average {os.getloadavg()[0]:.1f})")
     return 0
 
 
