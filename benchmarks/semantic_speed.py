@@ -1,9 +1,14 @@
 """Speed and memory of the semantic re-rank (``index.semantic``) beside search alone.
 
-Usage: ``python benchmarks/semantic_speed.py [--runs 7] [--without-extra VENV] [--before VENV]``
-(needs ../shared/corpus, ../shared/models and the semantic extra; ``VENV``: judge installed
-without the extra, e.g. ``python3 -m venv VENV && VENV/bin/pip install -e .``; ``--before``:
-another version's judge with the extra, e.g. a worktree of main's, timed in the same rounds).
+Usage: ``python benchmarks/semantic_speed.py [--runs 7] [--without-extra VENV] [--before VENV]
+[--weights float,int8]`` (needs ../shared/corpus, ../shared/models and the semantic extra;
+``VENV``: judge installed without the extra, e.g. ``python3 -m venv VENV && VENV/bin/pip install
+-e .``; ``--before``: another version's judge with the extra, e.g. a worktree of main's, timed in
+the same rounds, on the first of the weights' data folders).
+
+The model is installed twice, in two data folders: ``float`` as published, ``int8`` with the
+copy search loads quantised (``ModelStore.import_folder(..., quantise=True)``, with the ``onnx``
+package); every figure of the re-rank is printed for each, the runs interleaved.
 
 1. Cold one-shot: ``judge search`` with the re-rank and with ``--no-semantic``, beside a bare
    whoosh script running the same query on the same index, and the library's steps timed one
@@ -107,15 +112,18 @@ with ix.searcher() as s:
 """
 
 
-def _home(tmp: Path) -> Path:
-    """A data folder: the 2025-02-07 edition with its index and vectors, the model imported."""
+def _home(tmp: Path, weights: str) -> Path:
+    """A data folder: the 2025-02-07 edition with its index and vectors, the model imported
+    (its prepared copy quantised for ``weights`` int8)."""
     from index.semantic import ModelStore, build_vectors
 
-    home = tmp / "home"
+    home = tmp / f"home-{weights}"
     store = EditionStore(home)
     path = CORPUS / "cr-20250207.txt"
     info = store.add_bytes(path.read_bytes(), path.name, extra=build_search_index)
-    installed = ModelStore(home).import_folder(MODEL)
+    installed = ModelStore(home).import_folder(MODEL, quantise=weights == "int8")
+    if (installed.quantised is not None) != (weights == "int8"):
+        sys.exit(f"the {weights} model could not be installed (is the onnx package there?)")
     build = store.build_path(info.edition)
     assert build is not None
     # The benchmark's cache remembers texts already embedded by this model (same digest).
@@ -134,11 +142,17 @@ def _cpu() -> float:
 
 
 def _cold(
-    home: Path, runs: int, question: str, without: Path | None = None, before: Path | None = None
+    homes: dict[str, Path],
+    runs: int,
+    question: str,
+    without: Path | None = None,
+    before: Path | None = None,
 ) -> None:
     from index.search import search_index_folder
 
-    env = environment(JUDGE_HOME=str(home))
+    home = next(iter(homes.values()))
+    envs = {w: environment(JUDGE_HOME=str(h)) for w, h in homes.items()}
+    env = envs[next(iter(homes))]
     judge = [str(Path(sys.executable).with_name("judge")), "search"]
     script = [sys.executable, "-c", ONE_SHOT, question]
     store = EditionStore(home)
@@ -158,65 +172,76 @@ def _cold(
             if before is not None
             else {}
         ),
-        "judge search (re-rank)": [*judge, question],
+        **{f"judge search (re-rank, {w})": [*judge, question] for w in homes},
         "library: search": [*script, "0"],
-        "library: search + re-rank": [*script, "1"],
+        **{f"library: search + re-rank, {w}": [*script, "1"] for w in homes},
+    }
+    env_of = {
+        name: next((envs[w] for w in homes if name.endswith(f", {w})") or name.endswith(w)), env)
+        for name in runs_of
     }
     walls: dict[str, list[float]] = {name: [] for name in runs_of}
     cpus: dict[str, list[float]] = {name: [] for name in runs_of}
-    parts: list[dict[str, float]] = []
-    for argv in runs_of.values():  # warm the disk cache once
-        subprocess.run(argv, env=env, check=True, capture_output=True)
+    parts: dict[str, list[dict[str, float]]] = {w: [] for w in homes}
+    for name, argv in runs_of.items():  # warm the disk cache once
+        subprocess.run(argv, env=env_of[name], check=True, capture_output=True)
     for _ in range(runs):
         for name, argv in runs_of.items():  # interleaved: the load falls on all alike
             cpu, start = _cpu(), time.perf_counter()
-            out = subprocess.run(argv, env=env, check=True, capture_output=True, text=True)
+            out = subprocess.run(argv, env=env_of[name], check=True, capture_output=True, text=True)
             walls[name].append(time.perf_counter() - start)
             cpus[name].append(_cpu() - cpu)
-            if name == "library: search + re-rank":
-                parts.append(json.loads(out.stdout.splitlines()[-1]))
+            if name.startswith("library: search + re-rank, "):
+                parts[name.rsplit(", ", 1)[1]].append(json.loads(out.stdout.splitlines()[-1]))
     print(f"1. cold one-shot, {question!r}, median of {runs} (ms): wall, CPU (user + system)")
     bare = statistics.median(walls["bare whoosh script"])
     bare_cpu = statistics.median(cpus["bare whoosh script"])
     for name in runs_of:
         wall, cpu = statistics.median(walls[name]), statistics.median(cpus[name])
         print(
-            f"   {name:<28}{wall * 1000:>8.0f}{cpu * 1000:>8.0f}"
+            f"   {name:<34}{wall * 1000:>8.0f}{cpu * 1000:>8.0f}"
             f"   {wall / bare:.2f}x / {cpu / bare_cpu:.2f}x the bare whoosh script"
         )
-    keys = list(parts[0]) if parts else []
-    print(
-        "   the library's parts (median ms): "
-        + ", ".join(f"{k} {statistics.median(p[k] for p in parts) * 1000:.0f}" for k in keys)
-    )
-    for name in ("judge search --no-semantic", "judge search, before", "judge search (re-rank)"):
+    for weights, timed in parts.items():
+        keys = list(timed[0]) if timed else []
+        print(
+            f"   the library's parts, {weights} (median ms): "
+            + ", ".join(f"{k} {statistics.median(p[k] for p in timed) * 1000:.0f}" for k in keys)
+        )
+    shown = ("judge search --no-semantic", "judge search, before")
+    for name in (*shown, *(f"judge search (re-rank, {w})" for w in homes)):
         if name not in runs_of:
             continue
-        _seconds, mib = peak_child_memory_mib(runs_of[name], env)
+        _seconds, mib = peak_child_memory_mib(runs_of[name], env_of[name])
         print(f"3. peak memory, {name}: {mib:.0f} MiB")
 
 
-def _warm(home: Path) -> None:
-    """What a server pays: ``Edition.keep_warm()``, then ``Edition.search`` per question."""
+def _warm(homes: dict[str, Path]) -> None:
+    """What a server pays: ``Edition.keep_warm()``, then ``Edition.search`` per question
+    (each data folder's edition in turn, question by question)."""
     from index.edition import open_edition
 
-    ed = open_edition(None, store=EditionStore(home)).keep_warm()
+    eds = {w: open_edition(None, store=EditionStore(h)).keep_warm() for w, h in homes.items()}
     questions = [q.text for q in read_real_questions()] + [q.text for q in read_questions()]
-    for q in questions[:20]:  # warm the searcher's caches and the session
-        ed.search(q + " warm", semantic=False)
-        assert ed.search(q + " warm").semantic_status == "current"
-    lexical: list[float] = []
-    both: list[float] = []
+    for ed in eds.values():
+        for q in questions[:20]:  # warm the searcher's caches and the session
+            ed.search(q + " warm", semantic=False)
+            assert ed.search(q + " warm").semantic_status == "current"
+    lexical: dict[str, list[float]] = {w: [] for w in homes}
+    both: dict[str, list[float]] = {w: [] for w in homes}
+    cpu: dict[str, list[float]] = {w: [] for w in homes}
     for q in questions:  # each question new to the re-rank (its vector is not remembered)
-        start = time.perf_counter()
-        ed.search(q, semantic=False)
-        middle = time.perf_counter()
-        ed.search(q)
-        end = time.perf_counter()
-        lexical.append(middle - start)
-        both.append(end - middle)
-    ed.close()
-    semantic = [b - a for a, b in zip(lexical, both, strict=True)]
+        for w, ed in eds.items():
+            start = time.perf_counter()
+            ed.search(q, semantic=False)
+            middle, used = time.perf_counter(), time.process_time()
+            ed.search(q)
+            end = time.perf_counter()
+            cpu[w].append(time.process_time() - used)
+            lexical[w].append(middle - start)
+            both[w].append(end - middle)
+    for ed in eds.values():
+        ed.close()
 
     def p(xs: list[float], q: float) -> float:
         xs = sorted(xs)
@@ -224,18 +249,29 @@ def _warm(home: Path) -> None:
 
     n_real = len(read_real_questions())
     print(f"2. warm, {len(questions)} questions (ms): p50 / p95")
-    print(f"   Edition.search, --no-semantic  {p(lexical, 0.5):6.1f} / {p(lexical, 0.95):6.1f}")
-    print(f"   Edition.search, re-ranked      {p(both, 0.5):6.1f} / {p(both, 0.95):6.1f}")
-    print(f"   the difference                 {p(semantic, 0.5):6.1f} / {p(semantic, 0.95):6.1f}")
-    print(
-        f"   the difference, {n_real} real questions (~50 tokens) "
-        f"{p(semantic[:n_real], 0.5):.1f} / "
-        f"{p(semantic[:n_real], 0.95):.1f}; ours (~12 tokens) "
-        f"{p(semantic[n_real:], 0.5):.1f} / {p(semantic[n_real:], 0.95):.1f}"
-    )
+    for w in homes:
+        semantic = [b - a for a, b in zip(lexical[w], both[w], strict=True)]
+        print(f"   {w}:")
+        print(
+            f"   Edition.search, --no-semantic  {p(lexical[w], 0.5):6.1f} / "
+            f"{p(lexical[w], 0.95):6.1f}"
+        )
+        print(
+            f"   Edition.search, re-ranked      {p(both[w], 0.5):6.1f} / {p(both[w], 0.95):6.1f}"
+            f"   (CPU {p(cpu[w], 0.5):.1f} / {p(cpu[w], 0.95):.1f})"
+        )
+        print(
+            f"   the difference                 {p(semantic, 0.5):6.1f} / {p(semantic, 0.95):6.1f}"
+        )
+        print(
+            f"   the difference, {n_real} real questions (~50 tokens) "
+            f"{p(semantic[:n_real], 0.5):.1f} / "
+            f"{p(semantic[:n_real], 0.95):.1f}; ours (~12 tokens) "
+            f"{p(semantic[n_real:], 0.5):.1f} / {p(semantic[n_real:], 0.95):.1f}"
+        )
 
 
-def _vectors(home: Path) -> None:
+def _vectors(home: Path, *, dtypes: bool = True) -> None:
     from index.semantic import ModelStore, build_vectors, load_vectors, passages
     from index.semantic.vectors import FILE
 
@@ -245,12 +281,13 @@ def _vectors(home: Path) -> None:
     encoder = RememberingEncoder(
         installed.load(threads=2, prepack=True), ROOT / "benchmarks" / ".cache"
     )
-    print(f"4. vectors of {len(passages(doc))} passages:")
+    weights = "int8" if installed.quantised else "float"
+    print(f"4. vectors of {len(passages(doc))} passages, {weights} model:")
     import numpy as np
 
     query = np.ones(installed.dimension, dtype=np.float32) / np.sqrt(installed.dimension)
     with tempfile.TemporaryDirectory() as tmp:
-        for dtype in ("int8", "float16", "float32"):
+        for dtype in ("int8", "float16", "float32") if dtypes else ():
             folder = Path(tmp) / dtype
             folder.mkdir()
             build_vectors(doc, folder, encoder, dtype=dtype)
@@ -296,18 +333,30 @@ def main(argv: list[str] | None = None) -> int:
         metavar="VENV",
         help="a virtual environment with another version of judge and the extra, timed too",
     )
+    parser.add_argument(
+        "--weights",
+        default="float,int8",
+        help="the model's copies timed: float (as published), int8 (quantised), or both",
+    )
     args = parser.parse_args(argv)
+    weights = [w for w in args.weights.split(",") if w]
+    if not weights or any(w not in ("float", "int8") for w in weights):
+        sys.exit("--weights: float, int8 or float,int8")
     if not (MODEL / "onnx" / "model.onnx").is_file():
         sys.exit(f"no model in {MODEL}: this benchmark needs ../shared/models")
     import os
 
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     with tempfile.TemporaryDirectory() as tmp:
-        home = _home(Path(tmp))
+        homes = {w: _home(Path(tmp), w) for w in weights}
         for question in (QUESTION, "legend rule"):
-            _cold(home, args.runs, question, args.without_extra, args.before)
-        _warm(home)
-        _vectors(home)
+            _cold(homes, args.runs, question, args.without_extra, args.before)
+            print(f"   (load average {os.getloadavg()[0]:.1f})")
+        _warm(homes)
+        print(f"   (load average {os.getloadavg()[0]:.1f})")
+        for i, home in enumerate(homes.values()):
+            _vectors(home, dtypes=i == 0)
+            print(f"   (load average {os.getloadavg()[0]:.1f})")
     return 0
 
 

@@ -26,8 +26,9 @@ __all__ = ["model"]
 def _describe(m: InstalledModel) -> str:
     mark = " (active)" if m.active else ""
     day = time.strftime("%Y-%m-%d", time.gmtime(m.imported))
+    weights = "int8 weights, " if m.quantised else ""
     return (
-        f"{m.name}{mark}: {m.dimension} dimensions, digest {m.digest[:12]}, "
+        f"{m.name}{mark}: {m.dimension} dimensions, digest {m.digest[:12]}, {weights}"
         f"imported {day} from {m.source}"
     )
 

@@ -22,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from index.model import Document
+from index.reader import read_cr_path
 from index.search import build_search_index
 from index.semantic import (
     Embedder,
@@ -156,6 +157,7 @@ def test_import_of_the_shared_folder(model_home: Path) -> None:
         assert record["files"][name.split("/", 1)[1]] == sha
     installed = ModelStore(model_home).get()
     assert installed.load().embed(["a test"]).shape == (1, 384)
+    assert record["quantised"] is None and "int8" not in out  # not quantised by default
 
 
 def test_import_of_a_folder_missing_a_file(model_home: Path, tmp_path: Path) -> None:
@@ -276,11 +278,19 @@ def test_the_issue_s_0_0_artifact_land_question(
     assert "704.5f" in reranked
 
 
+@pytest.fixture(scope="module")
+def int8_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data folder with the shared model imported, its prepared copy quantised."""
+    home = tmp_path_factory.mktemp("judge-home-int8")
+    ModelStore(home).import_folder(shared_model(), quantise=True)
+    return home
+
+
 def test_the_prepared_copy_embeds_as_the_published_model(model_home: Path) -> None:
     from index.semantic.model import MODEL_FILE, PREPARED_FILE
 
     installed = ModelStore(model_home).get()
-    assert (installed.path / PREPARED_FILE).is_file()
+    assert (installed.path / PREPARED_FILE).is_file() and installed.quantised is None
     texts = ["Can I respond to a land drop?", "704.5j legend rule", "Phasing"]
     published = Embedder.from_folder(installed.path, model_file=MODEL_FILE).embed(texts)
     for prepack in (False, True):
@@ -288,17 +298,65 @@ def test_the_prepared_copy_embeds_as_the_published_model(model_home: Path) -> No
         assert np.einsum("ij,ij->i", published, prepared) == pytest.approx([1.0] * 3, abs=1e-5)
 
 
-def test_a_damaged_prepared_copy_falls_back_to_the_published_model(
-    model_home: Path, tmp_path: Path
-) -> None:
-    from index.semantic.model import PREPARED_FILE
+def _real_sentences() -> list[str]:
+    """Real questions (when ../shared/questions is there) and rules of the mini CR."""
+    sentences = [
+        "Can I respond to a land drop?",
+        "704.5j legend rule",
+        "Phasing",
+        "my 0/0 artifact land thing, is it gone?",
+    ]
+    real = ROOT.parent / "shared" / "questions" / "real-questions.jsonl"
+    if real.is_file():
+        lines = real.read_text(encoding="utf-8").splitlines()
+        sentences += [json.loads(line)["question"] for line in lines if line.strip()]
+    doc = read_cr_path(ROOT / "tests" / "fixtures" / "mini-cr.txt")
+    return sentences + [rule.text for rule in doc.rules.values() if rule.text]
 
-    installed = ModelStore(model_home).get()
-    copy = tmp_path / "copy"
-    shutil.copytree(installed.path, copy, symlinks=True)
-    (copy / PREPARED_FILE).write_bytes(b"damaged")
-    expected = installed.load().embed(["a test"])
-    assert Embedder.from_folder(copy).embed(["a test"]) @ expected.T == pytest.approx(1.0, abs=1e-5)
+
+def test_the_quantised_copy_embeds_close_to_the_published_model(
+    model_home: Path, int8_home: Path
+) -> None:
+    from index.semantic.model import MODEL_FILE, PREPARED_FILE, QUANTISED
+    from index.semantic.models import QUANTISED_AGREEMENT
+
+    installed = ModelStore(int8_home).get()
+    assert installed.quantised == QUANTISED and (installed.path / PREPARED_FILE).is_file()
+    assert "int8 weights, " in _invoke(int8_home, ["model"])[1]
+    # The same weights unquantised are another model to the vectors.
+    plain = ModelStore(model_home).get()
+    assert installed.published_digest == plain.digest != installed.digest
+    texts = _real_sentences()
+    published = Embedder.from_folder(installed.path, model_file=MODEL_FILE).embed(texts)
+    # Measured: over the 91 real questions and 300 passages of the 2025-02-07 edition, cosine
+    # median 0.992, minimum 0.984.
+    for prepack in (False, True):
+        quantised = installed.load(prepack=prepack)
+        assert quantised.digest == installed.digest
+        cosines = np.einsum("ij,ij->i", published, quantised.embed(texts))
+        assert cosines.min() >= QUANTISED_AGREEMENT, texts[int(cosines.argmin())]
+        assert float(np.median(cosines)) >= 0.99
+        assert cosines.max() < 1.0 - 1e-6  # it is another model
+
+
+def test_a_damaged_prepared_copy_falls_back_to_the_published_model(
+    model_home: Path, int8_home: Path, tmp_path: Path
+) -> None:
+    from index.semantic.model import MODEL_FILE, PREPARED_FILE
+
+    for home in (model_home, int8_home):
+        installed = ModelStore(home).get()
+        copy = tmp_path / home.name
+        shutil.copytree(installed.path, copy, symlinks=True)
+        (copy / PREPARED_FILE).write_bytes(b"damaged")
+        expected = Embedder.from_folder(installed.path, model_file=MODEL_FILE).embed(["a test"])
+        fallen = Embedder.from_folder(
+            copy, digest=installed.digest, published_digest=installed.published_digest
+        )
+        assert fallen.embed(["a test"]) @ expected.T == pytest.approx(1.0, abs=1e-5)
+        # Named as the published weights: a quantised copy's vectors are not taken for theirs.
+        assert fallen.model_file == MODEL_FILE
+        assert fallen.digest == (installed.published_digest or installed.digest)
 
 
 # --- judge index build, judge search: vectors built once, rebuilt only on a change ----------
@@ -332,6 +390,7 @@ def test_vectors_are_built_by_index_build_and_rebuilt_only_on_a_change(tmp_path:
 
     first = build(mini)
     assert first["reused"] == 0  # embedded at index build time
+    assert ModelStore(home).get().quantised is None
     again = build(mini, "--replace")  # a new build of the same text: nothing embedded
     assert again["reused"] == again["rows"]
     changed = build(_changed_cr(tmp_path), "--replace")  # one rule changed: one passage
@@ -362,6 +421,15 @@ def test_vectors_are_built_by_index_build_and_rebuilt_only_on_a_change(tmp_path:
     assert found["semantic"]["model"] == "minilm-128"  # type: ignore[index]
     found, said = search()
     assert said == "" and found["semantic"]["model"] == "minilm-128"  # type: ignore[index]
+    # The same weights with their prepared copy quantised: another model.
+    ModelStore(home).import_folder(shared_model(), quantise=True)
+    quantised = ModelStore(home).get()
+    assert quantised.quantised is not None and quantised.digest != first["model"]
+    assert quantised.published_digest == first["model"]
+    assert vectors_status(folder, quantised.digest) == "model"
+    found, said = search()
+    assert said.startswith("Embedding edition 2030-03-01 for the semantic re-rank")
+    assert read_header(folder)["model"] == ModelStore(home).get().digest  # type: ignore[index]
 
 
 def test_search_without_the_extra_answers_as_before(tmp_path: Path) -> None:

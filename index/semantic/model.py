@@ -13,9 +13,10 @@ module import, so that nothing without the extra pays for them.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -28,12 +29,14 @@ if TYPE_CHECKING:
 __all__ = [
     "MODEL_FILE",
     "PREPARED_FILE",
+    "QUANTISED",
     "REQUIRED_FILES",
     "Embedder",
     "Encoder",
     "ModelLoadError",
     "SemanticUnavailableError",
     "prepare_model",
+    "quantise_model",
     "require_runtime",
 ]
 
@@ -118,7 +121,8 @@ Measured on one busy machine, side by side: a session from the published file lo
 (the graph optimised, 90 MB of weights repacked for the matrix products) and runs a question
 in 35 ms; from the prepared copy with repacking, 160 ms and 33 ms; without repacking, 28 ms
 and 71 ms. A one-shot command embeds one question, so it skips the repacking (``prepack``);
-a process that embeds many texts (a server, a build) repacks."""
+a process that embeds many texts (a server, a build) repacks. A model store's copy is made
+from int8 weights when asked for (:func:`quantise_model`): 23 MB instead of 90."""
 _PREPARED_DATA = "model.prepared.data"
 
 
@@ -150,15 +154,20 @@ def _session(folder: Path, model_file: str, threads: int, *, prepared: bool, pre
         raise ModelLoadError(folder, model_file, f"cannot be loaded ({exc})") from None
 
 
-def prepare_model(folder: Path) -> list[str]:
+def prepare_model(folder: Path, *, quantise: bool = False) -> list[str]:
     """Writes :data:`PREPARED_FILE` (and its weights) beside ``onnx/model.onnx``.
 
     The graph is optimised as onnxruntime does on every load (``ORT_ENABLE_EXTENDED``: fused
     attention, layer norm and GELU; no hardware-specific layout), once, on the machine that
-    will run it. Returns the files written (relative paths). Raises :class:`ModelLoadError`.
+    will run it; with ``quantise``, from the weights quantised first (:func:`quantise_model`).
+    Returns the files written (relative paths). Raises :class:`ModelLoadError`, and
+    :class:`SemanticUnavailableError` when ``quantise`` needs the ``onnx`` package.
     """
     import onnxruntime
 
+    source = MODEL_FILE
+    if quantise:
+        source = quantise_model(folder)
     options = _options(1)
     options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
     options.optimized_model_filepath = str(folder / PREPARED_FILE)
@@ -170,11 +179,71 @@ def prepare_model(folder: Path) -> list[str]:
     )
     try:
         onnxruntime.InferenceSession(
-            str(folder / MODEL_FILE), options, providers=["CPUExecutionProvider"]
+            str(folder / source), options, providers=["CPUExecutionProvider"]
         )
     except Exception as exc:  # see _session
-        raise ModelLoadError(folder, MODEL_FILE, f"cannot be loaded ({exc})") from None
-    return [PREPARED_FILE, f"onnx/{_PREPARED_DATA}"]
+        raise ModelLoadError(folder, source, f"cannot be loaded ({exc})") from None
+    finally:
+        if source != MODEL_FILE:
+            (folder / source).unlink(missing_ok=True)  # the prepared copy holds it all
+    # A small model's weights all fit in the graph: no weights file then.
+    return [f for f in (PREPARED_FILE, f"onnx/{_PREPARED_DATA}") if (folder / f).is_file()]
+
+
+QUANTISED = "int8-dynamic-matmul-gather-per-channel"
+"""How :func:`quantise_model` quantises (recorded with the model, part of its digest)."""
+_QUANTISED_FILE = "onnx/model.int8.onnx"
+
+
+def quantise_model(folder: Path) -> str:
+    """Writes ``onnx/model.onnx`` with int8 weights beside it; returns its relative path.
+
+    onnxruntime's dynamic quantisation (weights int8, per output channel, activations
+    quantised as each question runs) of the matrix products and the embeddings' table: a
+    third of the file, and a question embeds in 40 % of the CPU time. Measured against the
+    published model on the 91 real questions and 300 passages of the 2025-02-07 edition:
+    cosine median 0.992, minimum 0.984 (without per-channel scales: 0.96, 0.93). Raises
+    :class:`SemanticUnavailableError` without the ``onnx`` package and
+    :class:`ModelLoadError` when the quantiser fails.
+    """
+    try:
+        import onnx  # noqa: F401  (onnxruntime's quantiser is written with it)
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+    except ImportError:
+        raise SemanticUnavailableError("onnx") from None
+    try:
+        with _root_logger_quiet():
+            quantize_dynamic(
+                str(folder / MODEL_FILE),
+                str(folder / _QUANTISED_FILE),
+                per_channel=True,
+                weight_type=QuantType.QInt8,
+                op_types_to_quantize=["MatMul", "Gather"],
+            )
+    except Exception as exc:  # the quantiser raises whatever onnx or numpy raise
+        (folder / _QUANTISED_FILE).unlink(missing_ok=True)
+        raise ModelLoadError(folder, MODEL_FILE, f"cannot be quantised ({exc})") from None
+    return _QUANTISED_FILE
+
+
+@contextlib.contextmanager
+def _root_logger_quiet() -> Iterator[None]:
+    """The quantiser's advice (``logging.warning`` on the root logger) not printed.
+
+    A handler of no effect is added for the while: without one, ``logging.warning`` would
+    configure the root logger to print to stderr for the rest of the process.
+    """
+    import logging
+
+    quiet = logging.NullHandler()
+    before = logging.root.manager.disable
+    logging.root.addHandler(quiet)
+    logging.disable(logging.WARNING)
+    try:
+        yield
+    finally:
+        logging.disable(before)
+        logging.root.removeHandler(quiet)
 
 
 class Embedder:
@@ -189,6 +258,8 @@ class Embedder:
         self._digest = digest
         self._dimension = dimension
         self.folder = folder
+        self.model_file = MODEL_FILE
+        """The ONNX file loaded (relative to ``folder``)."""
         self.query_tokens = 0
         """The word pieces a question is cut to (0: as passages are): the length the model was
         trained at, which a forum post pasted whole would double the cost of."""
@@ -209,6 +280,7 @@ class Embedder:
         folder: Path,
         *,
         digest: str = "",
+        published_digest: str = "",
         model_file: str | None = None,
         threads: int = 1,
         prepack: bool = False,
@@ -217,7 +289,9 @@ class Embedder:
 
         ``digest`` (the model store's hash of the files) names the model in stored vectors.
         The prepared copy (:data:`PREPARED_FILE`, see :func:`prepare_model`) is loaded when
-        there is one and ``model_file`` names none, else ``onnx/model.onnx``; ``prepack``
+        there is one and ``model_file`` names none, else ``onnx/model.onnx``, named then by
+        ``published_digest`` when given (the prepared copy is quantised: its vectors are not
+        the published file's); ``prepack``
         (for a process that will embed many texts) loads it more slowly to run it faster. Raises
         :class:`SemanticUnavailableError` without the extra and :class:`ModelLoadError` for a
         file that is missing or cannot be loaded.
@@ -255,6 +329,8 @@ class Embedder:
             model_file = model_file or MODEL_FILE
             prepared = model_file == PREPARED_FILE
             session = _session(folder, model_file, threads, prepared=prepared, prepack=prepack)
+            if model_file == MODEL_FILE and published_digest:
+                digest = published_digest
         names = {i.name for i in session.get_inputs()}
         if not {"input_ids", "attention_mask"} <= names:
             raise ModelLoadError(
@@ -265,6 +341,7 @@ class Embedder:
         shape = session.get_outputs()[0].shape
         dimension = shape[-1] if shape and isinstance(shape[-1], int) else 0
         embedder = cls(session, tokenizer, digest=digest, dimension=dimension, folder=folder)
+        embedder.model_file = model_file or PREPARED_FILE
         if isinstance(trained, int) and 0 < trained < max_tokens:
             embedder.query_tokens = trained
         if not dimension:
@@ -319,7 +396,7 @@ class Embedder:
         try:
             states = self._session.run(None, feed)[0]
         except Exception as exc:  # onnxruntime's errors have no common public base
-            raise ModelLoadError(self.folder, MODEL_FILE, f"does not run ({exc})") from None
+            raise ModelLoadError(self.folder, self.model_file, f"does not run ({exc})") from None
         weights = mask[:, :, None].astype(np.float32)
         summed = (states * weights).sum(axis=1)
         pooled = summed / np.maximum(weights.sum(axis=1), 1e-9)
