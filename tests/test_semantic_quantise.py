@@ -208,3 +208,52 @@ def test_a_damaged_quantised_copy_is_an_error_not_the_published_model(tmp_path: 
         installed.path, digest=installed.digest, published_digest=installed.published_digest
     )
     assert loaded.model_file == MODEL_FILE and loaded.digest == installed.published_digest
+
+
+def test_judge_model_import_int8(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from judge_cli.cli import cli
+
+    monkeypatch.setenv("JUDGE_HOME", str(tmp_path / "home"))
+    source = _tiny_model(tmp_path / "tiny")
+    runner = CliRunner()
+    done = runner.invoke(cli, ["model", "import", str(source), "--int8", "--json"])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.output)["quantised"] == QUANTISED
+    assert "int8 weights" in runner.invoke(cli, ["model"]).output
+    plain = runner.invoke(cli, ["model", "import", str(source), "--name", "plain", "--json"])
+    assert json.loads(plain.output)["quantised"] is None
+
+
+@pytest.mark.parametrize("command", [["import", "DIR"], ["install", "--url", "http://127.0.0.1:9"]])
+def test_int8_without_onnx_says_how_to_add_it_before_any_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    from click.testing import CliRunner
+
+    from judge_cli.cli import cli
+
+    monkeypatch.setenv("JUDGE_HOME", str(tmp_path / "home"))
+    argv = [str(_tiny_model(tmp_path / "tiny")) if a == "DIR" else a for a in command]
+    monkeypatch.setitem(sys.modules, "onnx", None)  # import onnx raises ImportError
+    done = CliRunner().invoke(cli, ["model", *argv, "--int8"])
+    assert done.exit_code == 1
+    assert done.output.startswith("Error: --int8 needs the onnx package")
+    assert 'pip install "judge-cli[int8]"' in done.output
+    assert not (tmp_path / "home" / "models").exists()
+
+
+def test_judge_model_import_int8_says_when_the_copy_is_the_float_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from index.semantic import models
+    from judge_cli.cli import cli
+
+    monkeypatch.setenv("JUDGE_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(models, "QUANTISED_AGREEMENT", 1.0 + 1e-3)  # no copy can agree
+    done = CliRunner().invoke(cli, ["model", "import", str(_tiny_model(tmp_path / "t")), "--int8"])
+    assert done.exit_code == 0, done.output
+    assert "search runs the float weights" in done.output

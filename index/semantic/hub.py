@@ -119,8 +119,10 @@ def install_model(
     expected: Mapping[str, str] | None = None,
     progress: Progress | None = None,
     timeout: float | None = None,
+    quantise: bool = False,
 ) -> InstalledModel:
-    """Downloads the model's files from ``base``, checks them, and installs them as ``name``.
+    """Downloads the model's files from ``base``, checks them, and installs them as ``name``
+    (``quantise``: as :meth:`~index.semantic.ModelStore.import_folder`'s).
 
     ``expected`` overrides :data:`HUB_SHA256` file by file (another source's table); every
     file is checked. ``progress`` is told ``(bytes so far, bytes in all or None)`` over all
@@ -159,4 +161,4 @@ def install_model(
                 raise
             done_before += got.size
         wanted = {rel: hashes[rel] for rel in HUB_FILES}
-        return store.import_folder(folder, name, expected=wanted, source=base)
+        return store.import_folder(folder, name, expected=wanted, source=base, quantise=quantise)
