@@ -565,6 +565,9 @@ def test_power_toughness_changes_are_single_tokens() -> None:
         '"same name" AND legendary AND "legend rule"',
         "I control the following: two Zombies. Note: they are tokens",
         "(blocked: trample) damage:",
+        "my 'you may draw a card' trigger, does 'each opponent' mean my teammate",
+        "it's 'until your next turn' and I don't know",
+        "'a creature's ability' OR 'enters' AND ('x' y)",
         *SHORTHAND,
         *PLAYER_WORDS,
     ],
@@ -616,6 +619,12 @@ def test_coverage_reads_each_documents_own_words() -> None:
         '"a: b" c',
         "a :b",
         "AND: b",
+        "does 'it die",
+        "x-'y' z",
+        "'a (b)' c",
+        "'a \"b\"' c",
+        "'a b') c",
+        "'a\nb' c",
     ],
 )
 def test_queries_with_syntax_go_to_the_parser(query: str) -> None:
