@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .editionsearch import EditionSearch
+    from .store import EditionStore
 
 __all__ = ["extra_indexes"]
 
@@ -63,7 +64,10 @@ def _documents_folder(
     from .tournament.store import DocumentStore, NoDocumentError
 
     store = DocumentStore(ed.store.root)
-    chosen = select_documents(store, ed.date, ed.store.dates() if ed.date else [])
+    # Only the first stored edition after this one matters to the choice (and only when
+    # documents are stored): listing every edition's pointer was ~5 ms a search with 28 stored.
+    later = _first_later(ed.store, ed.date) if ed.date and store.documents_dir.is_dir() else []
+    chosen = select_documents(store, ed.date, later)
     if required and not any(documents is None or c.kind in documents for c in chosen):
         raise NoDocumentError(documents[0] if documents else "documents", None, [])
     if not chosen:
@@ -75,6 +79,21 @@ def _documents_folder(
         import tempfile
 
         return documents_index(store, Path(tempfile.gettempdir()) / "judge-cache", chosen)
+
+
+def _first_later(store: EditionStore, date: str) -> list[str]:
+    """``[the first edition stored after date]`` (or ``[]``): what :func:`select_documents`
+    reads of ``store.dates()``, found by listing the folder and checking names in order."""
+    try:
+        names = sorted(
+            p.name for p in store.editions_dir.iterdir() if p.name > date and p.name[:1] != "."
+        )
+    except OSError:
+        return []
+    for name in names:
+        if store.has(name):
+            return [name]
+    return []
 
 
 def _rulings_folder(ed: EditionSearch, required: bool) -> Path | None:

@@ -587,6 +587,11 @@ def test_power_toughness_changes_are_single_tokens() -> None:
         "a b AND c OR d",
         "a AND (b OR c) d",
         '"same name" AND legendary AND "legend rule"',
+        "I control the following: two Zombies. Note: they are tokens",
+        "(blocked: trample) damage:",
+        "my 'you may draw a card' trigger, does 'each opponent' mean my teammate",
+        "it's 'until your next turn' and I don't know",
+        "'a creature's ability' OR 'enters' AND ('x' y)",
         *SHORTHAND,
         *PLAYER_WORDS,
     ],
@@ -624,7 +629,28 @@ def test_coverage_reads_each_documents_own_words() -> None:
     assert coverage(b, [legend, rule]) == coverage(a, [legend, rule])  # remembered or not
 
 
-@pytest.mark.parametrize("query", ["a NOT b", "x:y", 'x"y"', "AND b", "(a", "a OR OR b", "Or b"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "a NOT b",
+        "x:y",
+        'x"y"',
+        "AND b",
+        "(a",
+        "a OR OR b",
+        "Or b",
+        "kind: rule",
+        '"a: b" c',
+        "a :b",
+        "AND: b",
+        "does 'it die",
+        "x-'y' z",
+        "'a (b)' c",
+        "'a \"b\"' c",
+        "'a b') c",
+        "'a\nb' c",
+    ],
+)
 def test_queries_with_syntax_go_to_the_parser(query: str) -> None:
     from whoosh.filedb.filestore import RamStorage
 
@@ -835,3 +861,33 @@ def test_a_real_question_pasted_with_its_forum_post_finds_its_rule(store_home: P
     assert alone[0] in record["expected"]
     assert any(i in record["expected"] for i in pasted[:3]), pasted
     assert found.searched is not None and len(found.searched) <= 700
+
+
+def test_a_document_found_by_id_is_whoosh_s_even_after_deletions() -> None:
+    from whoosh.filedb.filestore import RamStorage
+
+    from index.search.schema import make_schema
+    from index.search.source import OpenIndex
+
+    ix = RamStorage().create_index(make_schema())
+    with ix.writer() as w:
+        for number in ("704.5f", "704.5g", "704.5j"):
+            w.add_document(id=number, number=number, kind="rule", body=f"rule {number}")
+    src = OpenIndex(ix)
+    try:
+        for number in ("704.5f", "704.5g", "704.5j"):
+            assert src.find_document(number) == src.searcher.document(id=number)
+            assert src.find_document(number)["number"] == number  # type: ignore[index]
+        assert src.find_document("999.9z") is None
+    finally:
+        src.close()
+    with ix.writer() as w:  # whoosh marks the document deleted; its postings stay
+        w.delete_by_term("id", "704.5g")
+    src = OpenIndex(ix)
+    try:
+        assert src.reader.has_deletions()
+        assert src.find_document("704.5g") is None
+        assert src.find_document("704.5j") == src.searcher.document(id="704.5j")
+    finally:
+        src.close()
+    ix.close()

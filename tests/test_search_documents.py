@@ -199,6 +199,25 @@ def test_select_documents_goes_with_the_cr_edition(home: Path, tmp_path: Path) -
     assert {c.kind for c in older} == {"ipg", "mtr", "jar"}
 
 
+def test_the_first_later_edition_is_the_one_the_stored_dates_give(tmp_path: Path) -> None:
+    from index.extras import _first_later
+    from index.store import EditionStore
+
+    editions = tmp_path / "editions"
+    for date in ("2020-01-01", "2022-01-01", "2024-01-01"):
+        (editions / date / "b-1").mkdir(parents=True)
+        (editions / date / "b-1" / "edition.json").write_text("{}", "utf-8")
+        (editions / date / "CURRENT").write_text("b-1", "utf-8")
+    (editions / "2021-01-01" / "b-1").mkdir(parents=True)  # never went live
+    (editions / ".2023-01-01").mkdir()
+    (editions / "2023-06-01").write_text("not a folder", "utf-8")
+    store = EditionStore(tmp_path)
+    assert store.dates() == ["2020-01-01", "2022-01-01", "2024-01-01"]
+    for date in ("2019-01-01", "2020-01-01", "2021-01-01", "2022-01-01", "2024-01-01"):
+        assert _first_later(store, date) == [d for d in store.dates() if d > date][:1]
+    assert _first_later(EditionStore(tmp_path / "nothing"), "2020-01-01") == []
+
+
 def test_document_phrasings_file_is_well_formed() -> None:
     from index.search.tournament import ASKED_DOCUMENTS_DIR, read_document_asked
 

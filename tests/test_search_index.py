@@ -243,3 +243,25 @@ def test_whoosh_imports_deferred_modules_for_real_when_asked() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_a_kept_warm_edition_answers_from_a_build_stored_while_it_is_open(
+    tmp_path: Path,
+) -> None:
+    from index.edition import open_edition
+
+    home = tmp_path / "home"
+    first = _store(home)
+    store = EditionStore(home)
+    ed = open_edition(None, store=store).keep_warm()
+    try:
+        for _ in range(3):  # checked once, then while nothing changed, from what it checked
+            assert ed.search("zorblax", semantic=False).results == []
+        text = MINI.read_text(encoding="utf-8")
+        changed = text.replace("toughness 0 or less, it", "toughness 0 or less (zorblax), it", 1)
+        assert changed != text
+        store.add_bytes(changed.encode(), MINI.name, extra=build_search_index, replace=True)
+        assert store.build_path("2030-03-01") != first
+        assert [r.id for r in ed.search("zorblax", semantic=False).results][:1] == ["704.5f"]
+    finally:
+        ed.close()

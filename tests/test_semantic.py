@@ -326,6 +326,45 @@ def test_rerank_refuses_vectors_of_another_model(vectors_home: tuple[Any, FakeEn
         rerank("x", [_hit("100.1", 1.0)], vectors, FakeEncoder(digest="other"))
 
 
+@pytest.mark.parametrize("n", [0, 1, 3, 5, 8, 20])
+def test_the_nearest_are_those_of_a_stable_sort(n: int) -> None:
+    from index.semantic.reranking import _nearest_positions
+
+    rng = np.random.default_rng(n)
+    for sims in (
+        np.array([0.5, 0.9, 0.5, 0.9, 0.1, 0.5, 0.5, 0.2], dtype=np.float32),  # ties at the cut
+        rng.standard_normal(200).astype(np.float32),
+        rng.integers(0, 4, 200).astype(np.float32),  # many ties
+    ):
+        expected = np.argsort(-sims, kind="stable")[:n]
+        assert _nearest_positions(sims, n).tolist() == expected.tolist()
+
+
+def test_a_rescored_hit_is_what_dataclasses_replace_makes() -> None:
+    import dataclasses
+
+    from index.semantic.reranking import _rescored
+
+    hit = SearchResult("704.5f", "rule", "704.5f", None, 5.0, "snippet", ((0, 3),), title="T")
+    new = _rescored(hit, 0.75, 0.5, 5.0)
+    assert new == dataclasses.replace(hit, score=0.75, similarity=0.5, lexical_score=5.0)
+    assert (hit.score, hit.similarity) == (5.0, None)  # the pool's hit is unchanged
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        new.score = 1.0  # type: ignore[misc]
+
+    @dataclasses.dataclass(frozen=True)
+    class Checked:
+        id: str
+        score: float
+        double: float = 0.0
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "double", self.score * 2)
+
+    # A class whose __init__ does more than set fields is copied through dataclasses.replace.
+    assert _rescored(Checked("a", 1.0), 3.0, 0.1, 1.0) == Checked("a", 3.0, 6.0)
+
+
 # --- the model store ----------------------------------------------------------------------------
 
 

@@ -208,6 +208,39 @@ _OPERATOR_WORDS = frozenset(["and", "or", "not", "andnot", "andmaybe"])
 
 
 _QUERY_TOKEN_RE = LazyPattern(r'"[^"]*"|[()]|[^\s()"]+')
+_QUOTED_TOKEN_RE = LazyPattern(
+    r"""(?P<single>(?:^|(?<=[\s(]))'(?:[^'"()\n]|'(?![\s\])}]|$))*'(?=\s|$))"""
+    r'|"[^"]*"|[()]|[^\s()"]+'
+)
+r""":data:`_QUERY_TOKEN_RE` with 'single-quoted' spans as whoosh's ``SingleQuotePlugin`` tags
+them (``(^|(?<=\W))'(?P<text>.*?)'(?=\s|\]|[)}]|$)``), where a span opens at a word's start,
+closes before a space or the end, and holds no quote, parenthesis or line break; any other
+quote whoosh would open sends the query to the parser."""
+_COLON_TOKEN_RE = LazyPattern(r'"[^"]*"?|[^\s()"]*:[^\s()"]*')
+_UNKNOWN_FIELD_RE = LazyPattern(r"(\w+):")
+
+
+def _colons_are_words(schema: Any, text: str) -> bool:
+    """Checks if every ``:`` of ``text`` ends a word before a space or the end, outside quotes,
+    and the word names no field ("attacking: does it…"): whoosh's parser keeps such a word as
+    text, colon and all (its ``FieldsPlugin`` with ``remove_unknown``), as :func:`direct_query`
+    does. A question with a colon was a tenth of the real questions and a slow parse each."""
+    for m in _COLON_TOKEN_RE.finditer(text):
+        token = m.group()
+        if token.startswith('"'):
+            if ":" in token:
+                return False
+            continue
+        name = _UNKNOWN_FIELD_RE.fullmatch(token)
+        after = text[m.end() : m.end() + 1]
+        if (
+            name is None
+            or name.group(1) in schema
+            or name.group(1).lower() in _OPERATOR_WORDS
+            or not (after == "" or after.isspace())
+        ):
+            return False
+    return True
 
 
 def direct_query(
@@ -216,7 +249,7 @@ def direct_query(
     """The query the parser makes of ``text``, built directly; None if it needs the parser.
 
     Handles what questions and :data:`SHORTHAND` expansions are made of: words, "phrases",
-    ( groups ), AND and OR. Words are OR-ed over every field of :data:`FIELDS` with
+    ( groups ), AND and OR, 'single-quoted words' and words ending in a colon ("attacking:"). Words are OR-ed over every field of :data:`FIELDS` with
     :data:`FIELD_BOOSTS`, AND binds tighter than OR, a group is an OR, a word the analyzer
     splits ("day/night", "2/2") is an OR of its parts, as in whoosh's ``MultifieldParser`` with
     an ``OrGroup``; building it here skips the parser's plugins and their regular expressions
@@ -226,22 +259,29 @@ def direct_query(
     """
     from whoosh.query import And, Or, Phrase, Term
 
-    if any(c in text for c in ":*") or ("'" in text and _SYNTAX_RE.search(text)):
+    if "*" in text:
         return None
+    if ":" in text and not _colons_are_words(schema, text):
+        return None
+    single = "'" in text and _SYNTAX_RE.search(text) is not None
     tokens: list[str] = []
-    for m in _QUERY_TOKEN_RE.finditer(text):
+    for m in (_QUOTED_TOKEN_RE if single else _QUERY_TOKEN_RE).finditer(text):
         a, b = m.span()
         if text[a] == '"' and (
             text[a - 1 : a] not in ("", " ", "(") or text[b : b + 1] not in ("", " ", ")")
         ):
             return None  # a quote touching a word
+        if single and text[a] != '"' and m.lastgroup != "single" and _SYNTAX_RE.search(m.group()):
+            return None  # a single quote whoosh would open, that this cannot read as it does
         tokens.append(m.group())
     if "".join(tokens).replace(" ", "") != "".join(text.split()):
         return None  # an unclosed quote
 
     def clause(token: str) -> Any:
         quoted = token.startswith('"')
-        inner = token[1:-1] if quoted else token
+        # A 'single-quoted' span is one word to the parser (its SingleQuotePlugin), which the
+        # analyzer splits, as it splits "2/2".
+        inner = token[1:-1] if quoted or token.startswith("'") else token
         per_field: list[Any] = []
         for fieldname in FIELDS:
             key = (fieldname, inner)

@@ -68,7 +68,14 @@ class OpenIndex:
     def find_document(self, doc_id: str) -> dict[str, Any] | None:
         """The stored fields of the document with this ``id``, or None."""
         if doc_id not in self.by_id:
-            self.by_id[doc_id] = self.searcher.document(id=doc_id)
+            if self.reader.has_deletions():
+                found = self.searcher.document(id=doc_id)  # skips deleted documents
+            else:
+                # The id's first posting (whoosh's own shortcut in ``document_number``), not
+                # ``document(id=…)``'s query and matcher: ~1 ms less per id a re-rank adds.
+                docnum = self.searcher.document_number(id=doc_id)
+                found = None if docnum is None else self.stored_fields(docnum)
+            self.by_id[doc_id] = found
         return self.by_id[doc_id]
 
     def stored_fields(self, docnum: int) -> dict[str, Any]:

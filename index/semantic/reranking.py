@@ -94,13 +94,36 @@ def _question_vector(model: Encoder, question: str) -> Any:
     return model.embed([question])[0]
 
 
+_FIELDS: dict[type, tuple[frozenset[str], bool]] = {}
+"""Per dataclass: its field names, and whether a copy of its ``__dict__`` is a replace."""
+
+
+def _fields_of(cls: type) -> tuple[frozenset[str], bool]:
+    found = _FIELDS.get(cls)
+    if found is None:
+        fields = dataclasses.fields(cls)
+        plain = (
+            not hasattr(cls, "__post_init__")
+            and "__slots__" not in cls.__dict__
+            and all(f.init for f in fields)
+        )
+        found = _FIELDS[cls] = (frozenset(f.name for f in fields), plain)
+    return found
+
+
 def _rescored(hit: H, score: float, similarity: float | None, lexical: float | None) -> H:
     """``hit`` with its new score (and, when its class has room, its two parts)."""
     if dataclasses.is_dataclass(hit) and not isinstance(hit, type):
-        names = {f.name for f in dataclasses.fields(hit)}
+        names, plain = _fields_of(type(hit))
         parts = {"similarity": similarity, "lexical_score": lexical}
         extra = {k: v for k, v in parts.items() if k in names}
-        new: H = dataclasses.replace(hit, score=score, **extra)
+        if plain:
+            # What ``dataclasses.replace`` makes, without its __init__ (a tenth of the fusion):
+            # every field is set by __init__ and nothing runs after it.
+            new: H = object.__new__(type(hit))
+            new.__dict__.update(hit.__dict__, score=score, **extra)
+            return new
+        new = dataclasses.replace(hit, score=score, **extra)
         return new
     return hit
 
@@ -125,7 +148,6 @@ def rerank(
     replaced by the combined score (0–1). Raises ``ValueError`` when ``vectors`` were made by
     another model than ``model``.
     """
-    import numpy as np
 
     if vectors.model != model.digest:
         raise ValueError("the vectors were made with another model")
@@ -134,7 +156,7 @@ def rerank(
     sims = vectors.similarities(_question_vector(model, question))
 
     def nearest(n: int) -> list[str]:
-        return [vectors.ids[int(i)] for i in np.argsort(-sims, kind="stable")[:n]]
+        return [vectors.ids[int(i)] for i in _nearest_positions(sims, n)]
 
     return combine(
         sims,
@@ -147,6 +169,22 @@ def rerank(
         keep=keep,
         make=make,
     )
+
+
+def _nearest_positions(sims: Any, n: int) -> Any:
+    """``np.argsort(-sims, kind="stable")[:n]``: the ``n`` highest, ties in position order.
+
+    Only the cosines at or above the ``n``-th highest are sorted (a tenth of the time of
+    sorting all of them; ties at that cut are all kept, so the order is the same)."""
+    import numpy as np
+
+    if n <= 0:
+        return sims[:0].astype(np.intp)
+    if n >= len(sims) or np.isnan(sims).any():
+        return np.argsort(-sims, kind="stable")[:n]
+    cut = np.partition(sims, len(sims) - n)[len(sims) - n]
+    inside = np.flatnonzero(sims >= cut)
+    return inside[np.argsort(-sims[inside], kind="stable")][:n]
 
 
 def combine(
