@@ -249,11 +249,12 @@ def direct_query(
     """The query the parser makes of ``text``, built directly; None if it needs the parser.
 
     Handles what questions and :data:`SHORTHAND` expansions are made of: words, "phrases",
-    ( groups ), AND and OR, 'single-quoted words' and words ending in a colon ("attacking:"). Words are OR-ed over every field of :data:`FIELDS` with
-    :data:`FIELD_BOOSTS`, AND binds tighter than OR, a group is an OR, a word the analyzer
-    splits ("day/night", "2/2") is an OR of its parts, as in whoosh's ``MultifieldParser`` with
-    an ``OrGroup``; building it here skips the parser's plugins and their regular expressions
-    (most of a parse). Anything else (NOT, fields, odd operator sequences) is left to the parser.
+    ( groups ), AND and OR, 'single-quoted words' and words ending in a colon ("attacking:").
+    Words are OR-ed over every field of :data:`FIELDS` with :data:`FIELD_BOOSTS`, AND binds
+    tighter than OR, a group is an OR, a word the analyzer splits ("day/night", "2/2") is an OR
+    of its parts, as in whoosh's ``MultifieldParser`` with an ``OrGroup``; building it here skips
+    the parser's plugins and their regular expressions (most of a parse). Anything else (NOT,
+    fields, odd operator sequences) is left to the parser.
     ``tests/test_search.py`` checks both give equal queries. ``analyzed``: the words each
     field's analyzer made of a token so far, by (field, token), read and filled.
     """
