@@ -112,7 +112,10 @@ def _bare_build(docs: list[dict[str, object]], folder: Path) -> None:
 
 def _run(cmd: list[str], env: dict[str, str]) -> float:
     start = time.perf_counter()
-    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
+    # A run of another checkout starts inside it (PYTHONPATH names it): `python -m` puts the
+    # working folder first on sys.path, and this venv's `judge` script may name an entry point
+    # that checkout lacks.
+    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, cwd=env.get("PYTHONPATH"))
     return time.perf_counter() - start
 
 
@@ -228,9 +231,10 @@ def main(argv: list[str] | None = None) -> int:
             for package in ("glossary", "index", "judge_cli"):
                 compileall.compile_dir(str(other / package), quiet=1)
             other_env = dict(env, PYTHONPATH=str(other), JUDGE_HOME=str(root / "baseline"))
-            build_cmd = [judge_exe, "index", "build", str(path)]
-            subprocess.run(build_cmd, env=other_env, check=True, stdout=subprocess.DEVNULL)
-            commands["baseline"] = ([judge_exe, "search", "legend rule"], other_env)
+            other_judge = [sys.executable, "-m", "judge_cli"]
+            build_cmd = [*other_judge, "index", "build", str(path)]
+            _run(build_cmd, other_env)
+            commands["baseline"] = ([*other_judge, "search", "legend rule"], other_env)
         if cards is not None:
             # The same edition with the card snapshot beside it (linked, not copied).
             with_cards = root / "home-cards"
