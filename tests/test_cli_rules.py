@@ -291,21 +291,27 @@ _KEPT_OUT_OF_RULE = (
 )
 
 
-def test_rule_never_imports_whoosh(built: Path) -> None:
+def _run_keeping_out(built: Path, argv: list[str], kept_out: tuple[str, ...]) -> str:
+    """What ``judge ARGV`` prints in a new process, ending with the modules of ``kept_out``
+    it imported (``HEAVY [...]``)."""
     code = (
         "import sys\n"
         "from judge_cli.cli import cli\n"
         "try:\n"
-        "    cli(['rule', '704.5j'], prog_name='judge')\n"
+        f"    cli({argv!r}, prog_name='judge')\n"
         "except SystemExit:\n"
         "    pass\n"
-        f"heavy = [m for m in {_KEPT_OUT_OF_RULE!r} if m in sys.modules]\n"
+        f"heavy = [m for m in {kept_out!r} if m in sys.modules]\n"
         "print('HEAVY', heavy)\n"
     )
     env = dict(os.environ, JUDGE_HOME=str(built))
-    out = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     ).stdout
+
+
+def test_rule_never_imports_whoosh(built: Path) -> None:
+    out = _run_keeping_out(built, ["rule", "704.5j"], _KEPT_OUT_OF_RULE)
     assert "704.5j If two or more" in out
     assert out.strip().endswith("HEAVY []")
 
@@ -325,20 +331,7 @@ _KEPT_OUT_OF_DEFINE = (
 
 
 def test_define_reads_only_the_glossary(built: Path) -> None:
-    code = (
-        "import sys\n"
-        "from judge_cli.cli import cli\n"
-        "try:\n"
-        "    cli(['define', 'legend rules'], prog_name='judge')\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        f"heavy = [m for m in {_KEPT_OUT_OF_DEFINE!r} if m in sys.modules]\n"
-        "print('HEAVY', heavy)\n"
-    )
-    env = dict(os.environ, JUDGE_HOME=str(built))
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
-    ).stdout
+    out = _run_keeping_out(built, ["define", "legend rules"], _KEPT_OUT_OF_DEFINE)
     assert "704.5j If two or more" in out
     assert out.strip().endswith("HEAVY []")
 
