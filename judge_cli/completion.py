@@ -110,8 +110,10 @@ def _terms(store: EditionStore, date: str | None) -> list[str]:
             return [str(t) for t in found]
     except (OSError, ValueError):
         pass
-    data = json.loads((build / "edition.json").read_text(encoding="utf-8"))
-    terms = [row[0] for row in data["glossary"]]
+    try:  # the build's glossary.json (the whole edition.json for a build stored before it)
+        terms = [str(row[0]) for row in store.read_glossary(date)]
+    except (LookupError, OSError, ValueError):
+        return []  # a damaged edition: `judge define` says what is wrong
     try:
         from index.atomic import write_text_atomic
 
