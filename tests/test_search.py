@@ -649,6 +649,9 @@ def test_coverage_reads_each_documents_own_words() -> None:
         "'a \"b\"' c",
         "'a b') c",
         "'a\nb' c",
+        "x AND( y)",
+        "(x)AND y",
+        "x OR(y z)",
     ],
 )
 def test_queries_with_syntax_go_to_the_parser(query: str) -> None:

@@ -274,6 +274,10 @@ def direct_query(
             return None  # a quote touching a word
         if single and text[a] != '"' and m.lastgroup != "single" and _SYNTAX_RE.search(m.group()):
             return None  # a single quote whoosh would open, that this cannot read as it does
+        if m.group() in ("AND", "OR") and not (
+            text[a - 1 : a].isspace() and text[b : b + 1].isspace()
+        ):
+            return None  # the parser's AND and OR stand between spaces: "AND(" is a word to it
         tokens.append(m.group())
     if "".join(tokens).replace(" ", "") != "".join(text.split()):
         return None  # an unclosed quote
