@@ -39,6 +39,22 @@ was T 0.652 / 0.493, H 0.533 / 0.347, ours 0.869 / 0.738 on the same pools), non
 * more cue words (603: order; 704: destroyed; 117: before, window; 104: a draw, concede; 613:
   layer, timestamp; 400: new object, zone): nothing on T changed; the cue added to the re-ranked
   score instead of the lexical one (0.03–0.1): nothing on T changed.
+
+Tried for lexical search alone (2026-12-01; success@5 / MRR on T, recall@5 / MRR on ours A–P,
+judge then judge+cards; today judge T 0.522 / 0.373, ours 0.830 / 0.717, judge+cards T 0.696 /
+0.482, ours 0.840 / 0.726), none lifting T, so H not scored:
+
+* the rules the first 1, 3 or 5 rules cite ("see rule 613.1") raised to 0.3–0.8 of the citing
+  rule's score (fetched when missing): judge T 0.478–0.522 / 0.370–0.373, ours 0.820–0.830 /
+  0.711–0.716; judge+cards T 0.630–0.696 / 0.468–0.482, ours 0.831–0.840 / 0.720–0.726;
+* pseudo-relevance feedback inside the pool (RM3-like): the 10–40 rarest words of the first
+  2, 3 or 5 hits that the question lacks, each hit x (1 + 0.3–1.0 of its idf-weighted share of
+  them, a feedback hit counting only the other feedback hits' words): judge T 0.522 /
+  0.361–0.379, ours 0.835–0.840 / 0.701–0.716; judge+cards T 0.674–0.696 / 0.461–0.483, ours
+  0.838–0.843 / 0.710–0.725;
+* the share of the first 5–30 hits in a hit's section, x (1 + 0.3–1.0 of it): judge T
+  0.478–0.522 / 0.361–0.376, ours 0.828–0.836 / 0.711–0.724; judge+cards T 0.674–0.696 /
+  0.453–0.475, ours 0.835–0.846 / 0.723–0.735.
 """
 
 from __future__ import annotations

@@ -35,6 +35,14 @@ T of the real questions, the held-back half H, then recall@5 / MRR on our halves
   glossary entry that cites rules also a passage of those rules, T 0.587 / 0.410, H 0.533 /
   0.347, ours 0.863 / 0.740; a lettered subrule's cosine mixed with its parent's (0.3),
   T 0.565 / 0.414, H 0.511 / 0.328, ours 0.864 / 0.728.
+* a learned fusion (2026-12-01, against T 0.696 / 0.499, H 0.533 / 0.353, ours 0.871 / 0.748
+  with int8 vectors): a logistic model over the candidates' normalised lexical score and
+  cosine, their ranks, the raw cosine, this weighted sum, whether the model added it, its
+  kind (glossary entry, lettered rule, numbered rule, other) and the share of the other
+  candidates in its section or its rule, fitted on our halves A–P (pointwise or listwise, all
+  features or a few; ``benchmarks/fusion_fit.py`` has every figure): ours rise to 0.873–0.891 /
+  0.747–0.759, T moves 0.652–0.717 / 0.495–0.519, H falls (0.489–0.556 / 0.327–0.361; the
+  only fit lifting both T and ours, lexical + cosine + section share, H 0.511 / 0.361).
 
 The candidates re-ranked (the pool's first 30 and the model's 5 nearest) hold an expected rule
 for 36 of T's 46 questions and 36 of H's 45: a better order of the same candidates could reach
