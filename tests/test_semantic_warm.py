@@ -203,3 +203,33 @@ def test_close_stops_the_threads_and_a_search_starts_them_again(
     assert ed.search("creature toughness zero").semantic_status == "current"
     assert semantic._pool is not None
     ed.close()
+
+
+def test_the_real_model_gives_the_same_results_with_and_without_the_overlap(
+    tmp_path: Path,
+) -> None:
+    from index.search import build_search_index
+    from index.semantic import ModelStore
+
+    from .test_semantic_model import shared_model
+
+    folder = shared_model()
+    mini = Path(__file__).resolve().parent / "fixtures" / "mini-cr.txt"
+    EditionStore(tmp_path).add_bytes(mini.read_bytes(), mini.name, extra=build_search_index)
+    ModelStore(tmp_path).import_folder(folder)
+    ed = open_edition(None, store=EditionStore(tmp_path)).keep_warm()
+    try:
+        assert ed.build_vectors() is True
+        semantic = ed.semantic
+        model = semantic.model()
+        for question in [*QUESTIONS, "we both went to zero at once, what happens?"]:
+            answers = []
+            for overlap in (False, True):
+                semantic.overlap = overlap
+                model.embed_query.cache_clear()  # type: ignore[attr-defined]
+                answers.append(_answer(ed, question))
+            assert answers[0] == answers[1], question
+            assert answers[0][-3] == "current" or question == "704.5"
+        assert semantic._pool is not None
+    finally:
+        ed.close()
