@@ -168,7 +168,10 @@ class SemanticSearch:
         self.threads = threads
         self.overlap = warm
         """Whether :meth:`search` embeds the question in a thread of its own while the lexical
-        search runs (see :class:`_Ahead`), once the model is loaded."""
+        search runs (see :class:`_Ahead`), once the model is loaded. onnxruntime lets go of
+        the GIL while it runs, so with a core free the search costs about the longer of the
+        two; on a machine whose cores are all busy the thread waits for one and the search
+        costs what it did (``benchmarks/semantic_speed.py --before``: the same p50 and p95)."""
         self._pool: Any = None  # a ThreadPoolExecutor, made on the first overlapped search
         self._lock = threading.Lock()
         self._installed: InstalledModel | None = None
