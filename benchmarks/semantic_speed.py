@@ -1,10 +1,11 @@
 """Speed and memory of the semantic re-rank (``index.semantic``) beside search alone.
 
 Usage: ``python benchmarks/semantic_speed.py [--runs 7] [--without-extra VENV] [--before VENV]
-[--weights float,int8]`` (needs ../shared/corpus, ../shared/models and the semantic extra;
-``VENV``: judge installed without the extra, e.g. ``python3 -m venv VENV && VENV/bin/pip install
--e .``; ``--before``: another version's judge with the extra, e.g. a worktree of main's, timed in
-the same rounds, on the first of the weights' data folders).
+[--weights float,int8] [--warm-only]`` (needs ../shared/corpus, ../shared/models and the
+semantic extra; ``VENV``: judge installed without the extra, e.g. ``python3 -m venv VENV &&
+VENV/bin/pip install -e .``; ``--before``: another version's judge with the extra, e.g. a
+worktree of main's, timed in the same rounds, on the first of the weights' data folders;
+``--warm-only``: the warm figures alone).
 
 The model is installed twice, in two data folders: ``float`` as published, ``int8`` with the
 copy search loads quantised (``ModelStore.import_folder(..., quantise=True)``, with the ``onnx``
@@ -15,7 +16,9 @@ package); every figure of the re-rank is printed for each, the runs interleaved.
    by one in a new process (imports, model, vectors, question, search + re-rank); medians of N
    interleaved runs, wall and CPU time.
 2. Warm: p50/p95 in one process with everything loaded, over the real questions and ours:
-   search alone, and search then the re-rank (question embedding included, each question new).
+   search alone, and search then the re-rank (question embedding included, each question new);
+   with ``--before``, the same in two processes kept warm, the other version's and this one's,
+   asked each question in turn, with their answers compared.
 3. Memory: peak resident memory of the cold runs.
 4. Vectors: file size per dtype, time to read and decode them, and how fast passages embed.
 
@@ -110,6 +113,23 @@ with ix.searcher() as s:
     for hit in s.search(q, limit=10):
         print(hit["id"], hit.highlights("body"))
 """
+
+
+WARM_WORKER = """
+import json, sys, time
+from index.edition import open_edition
+from index.store import EditionStore
+ed = open_edition(None, store=EditionStore.from_env()).keep_warm()
+for line in sys.stdin:
+    question, semantic = json.loads(line)
+    wall, cpu = time.perf_counter(), time.process_time()
+    found = ed.search(question, semantic=semantic)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    answer = [repr(r) for r in found.results] + [found.semantic_status, repr(found.semantic)]
+    print(json.dumps([wall, cpu, answer]), flush=True)
+"""
+"""A kept-warm edition in a process of its own, answering one question a line (for
+``--before``: each checkout's library, asked in turn)."""
 
 
 def _home(tmp: Path, weights: str) -> Path:
@@ -271,6 +291,81 @@ def _warm(homes: dict[str, Path]) -> None:
         )
 
 
+def _warm_before(home: Path, before: Path) -> None:
+    """Warm figures of ``before``'s judge and this one, each in a process of its own kept
+    warm, asked the same question in turn (the load falls on both alike); their answers
+    (every result's repr, the re-rank's record) are compared question by question."""
+    import os
+
+    env = environment(JUDGE_HOME=str(home))
+    pythons = {"before": before / "bin" / "python", "after": Path(sys.executable)}
+    questions = [q.text for q in read_real_questions()] + [q.text for q in read_questions()]
+    with tempfile.TemporaryDirectory() as cwd:  # not a checkout: `-c` puts cwd on sys.path
+        workers = {
+            name: subprocess.Popen(
+                [str(python), "-c", WARM_WORKER],
+                env=env,
+                cwd=cwd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for name, python in pythons.items()
+        }
+
+        def ask(name: str, question: str, semantic: bool) -> tuple[float, float, list[str]]:
+            worker = workers[name]
+            assert worker.stdin is not None and worker.stdout is not None
+            worker.stdin.write(json.dumps([question, semantic]) + "\n")
+            worker.stdin.flush()
+            wall, cpu, answer = json.loads(worker.stdout.readline())
+            return wall, cpu, answer
+
+        for q in questions[:20]:  # warm the searchers' caches and the sessions
+            for name in workers:
+                ask(name, q + " warm", False)
+                assert ask(name, q + " warm", True)[2][-2] == "current", name
+        times: dict[tuple[str, bool], list[tuple[float, float]]] = {
+            (n, sem): [] for n in workers for sem in (False, True)
+        }
+        differ = []
+        for i, q in enumerate(questions):
+            answers = {}
+            order = list(workers) if i % 2 == 0 else list(workers)[::-1]
+            for semantic in (False, True):
+                for name in order:
+                    wall, cpu, answer = ask(name, q, semantic)
+                    times[name, semantic].append((wall, cpu))
+                    answers[name, semantic] = answer
+            if any(answers["before", s] != answers["after", s] for s in (False, True)):
+                differ.append(q)
+        for worker in workers.values():
+            assert worker.stdin is not None
+            worker.stdin.close()
+            worker.wait()
+
+    def p(xs: list[float], q: float) -> float:
+        xs = sorted(xs)
+        return xs[min(len(xs) - 1, int(q * len(xs)))] * 1000
+
+    print(
+        f"2b. warm, before / after, {len(questions)} questions asked in turn (ms): "
+        f"p50 / p95 wall, (CPU p50 / p95)   load average {os.getloadavg()[0]:.1f}"
+    )
+    for semantic in (False, True):
+        label = "re-ranked" if semantic else "--no-semantic"
+        for name in workers:
+            walls = [w for w, _ in times[name, semantic]]
+            cpus = [c for _, c in times[name, semantic]]
+            print(
+                f"   {name:<7}{label:<15}{p(walls, 0.5):6.1f} / {p(walls, 0.95):6.1f}"
+                f"   (CPU {p(cpus, 0.5):.1f} / {p(cpus, 0.95):.1f})"
+            )
+    print(f"   answers that differ: {len(differ)} of {len(questions)}")
+    for q in differ[:5]:
+        print(f"     {q[:70]!r}")
+
+
 def _vectors(home: Path, *, dtypes: bool = True) -> None:
     from index.semantic import ModelStore, build_vectors, load_vectors, passages
     from index.semantic.vectors import FILE
@@ -338,6 +433,11 @@ def main(argv: list[str] | None = None) -> int:
         default="float,int8",
         help="the model's copies timed: float (as published), int8 (quantised), or both",
     )
+    parser.add_argument(
+        "--warm-only",
+        action="store_true",
+        help="only the warm figures (and, with --before, the warm ones before and after)",
+    )
     args = parser.parse_args(argv)
     weights = [w for w in args.weights.split(",") if w]
     if not weights or any(w not in ("float", "int8") for w in weights):
@@ -349,12 +449,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     with tempfile.TemporaryDirectory() as tmp:
         homes = {w: _home(Path(tmp), w) for w in weights}
-        for question in (QUESTION, "legend rule"):
+        for question in (QUESTION, "legend rule") if not args.warm_only else ():
             _cold(homes, args.runs, question, args.without_extra, args.before)
             print(f"   (load average {os.getloadavg()[0]:.1f})")
         _warm(homes)
         print(f"   (load average {os.getloadavg()[0]:.1f})")
-        for i, home in enumerate(homes.values()):
+        if args.before is not None:
+            _warm_before(next(iter(homes.values())), args.before)
+        for i, home in enumerate(homes.values() if not args.warm_only else ()):
             _vectors(home, dtypes=i == 0)
             print(f"   (load average {os.getloadavg()[0]:.1f})")
     return 0

@@ -240,6 +240,8 @@ class Edition(EditionSearch):
         """Closes the searchers :meth:`keep_warm` opened (searching opens them again)."""
         if self._searchers is not None:
             self._searchers.close()
+        if self._semantic is not None:
+            self._semantic.close()
         if self._cards is not None:
             self._cards.close()
         self._cards, self._cards_looked_for = None, False

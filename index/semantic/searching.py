@@ -158,14 +158,21 @@ class SemanticSearch:
     """The data folder's installed model (loaded once) and the vectors of each edition.
 
     ``warm``: for a long-lived process (a server), which loads the model more slowly to run it
-    faster (see :meth:`~index.semantic.InstalledModel.load`). Thread-safe: a server's threads
-    share one.
+    faster (see :meth:`~index.semantic.InstalledModel.load`) and embeds each question in a
+    thread while search runs (:attr:`overlap`). Thread-safe: a server's threads share one.
     """
 
     def __init__(self, store: ModelStore, *, warm: bool = False, threads: int = 1) -> None:
         self.store = store
         self.warm = warm
         self.threads = threads
+        self.overlap = warm
+        """Whether :meth:`search` embeds the question in a thread of its own while the lexical
+        search runs (see :class:`_Ahead`), once the model is loaded. onnxruntime lets go of
+        the GIL while it runs, so with a core free the search costs about the longer of the
+        two; on a machine whose cores are all busy the thread waits for one and the search
+        costs what it did (``benchmarks/semantic_speed.py --before``: the same p50 and p95)."""
+        self._pool: Any = None  # a ThreadPoolExecutor, made on the first overlapped search
         self._lock = threading.Lock()
         self._installed: InstalledModel | None = None
         self._looked = False
@@ -258,17 +265,51 @@ class SemanticSearch:
     def search(
         self, searcher: Searcher, query: str, folder: Path, *, limit: int, scope: str
     ) -> SearchResults:
-        """:func:`reranked_search` with this folder's vectors and the active model."""
+        """:func:`reranked_search` with this folder's vectors and the active model.
+
+        With :attr:`overlap`, the question is embedded in a thread while search runs; the
+        results are the same (the same text is embedded by the same model, and a failure there
+        is raised where the re-rank would have raised it)."""
         installed = self.installed()
+        vectors = self.vectors(folder)
+        loaded = self.model()
+        model = self._ahead(loaded, query) if self.overlap else loaded
         return reranked_search(
             searcher,
             query,
-            self.vectors(folder),
-            self.model(),
+            vectors,
+            model,
             limit=limit,
             scope=scope,
             name=installed.name if installed is not None else None,
         )
+
+    def _ahead(self, model: Encoder, query: str) -> Encoder:
+        """``model``, with ``query``'s question being embedded in a thread (if one starts)."""
+        from ..search.query import MAX_QUERY_CHARS
+
+        if len(query) > MAX_QUERY_CHARS or not any(c.isalpha() for c in query):
+            return model  # refused, or rule numbers: search answers alone
+        try:
+            with self._lock:
+                if self._pool is None:
+                    from concurrent.futures import ThreadPoolExecutor
+
+                    self._pool = ThreadPoolExecutor(
+                        max_workers=_EMBEDDING_THREADS, thread_name_prefix="judge-embed"
+                    )
+                pool = self._pool
+            future = pool.submit(_embed_asked, model, query)
+        except RuntimeError:  # no thread can start (or the interpreter is exiting)
+            return model
+        return _Ahead(model, future)
+
+    def close(self) -> None:
+        """Stops the threads that embed questions ahead (a later search starts them again)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
 
     def build(
         self,
@@ -300,6 +341,57 @@ class SemanticSearch:
                 threads = min(4, os.cpu_count() or 1)
                 self._builder = installed.load(threads=threads, prepack=True)
             return self._builder
+
+
+_EMBEDDING_THREADS = 4
+"""Questions embedded at the same time at most (one per server thread searching at once)."""
+
+
+def _asked(query: str) -> str:
+    """The text :func:`reranked_search` embeds for ``query``: what search searched (the
+    question found in a pasted post, see :mod:`index.search.pasted`), else the query."""
+    from ..search.pasted import find_question, is_pasted
+
+    return find_question(query) if is_pasted(query) else query
+
+
+def _embed_one(model: Encoder, text: str) -> Any:
+    """``text``'s vector as the re-rank gets it (a 1 × dimension matrix)."""
+    remembered = getattr(model, "embed_query", None)  # Embedder keeps the last few
+    return remembered(text) if callable(remembered) else model.embed([text])
+
+
+def _embed_asked(model: Encoder, query: str) -> tuple[str, Any]:
+    text = _asked(query)
+    return text, _embed_one(model, text)
+
+
+class _Ahead:
+    """An encoder (an :class:`~index.semantic.model.Embedder`) whose next question is being
+    embedded in a thread.
+
+    :meth:`embed_query` waits for the thread's vector when it is asked for the text the thread
+    embedded (raising what the thread raised), else embeds as the model does.
+    """
+
+    def __init__(self, model: Encoder, future: Any) -> None:
+        self.model = model
+        self.future = future
+
+    @property
+    def digest(self) -> str:
+        return self.model.digest
+
+    @property
+    def dimension(self) -> int:
+        return self.model.dimension
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        return self.model.embed(texts)
+
+    def embed_query(self, text: str) -> Any:
+        asked, vector = self.future.result()
+        return vector if asked == text else _embed_one(self.model, text)
 
 
 def nearest_builds(store: EditionStore, date: str | None, *, but: str | None = None) -> list[Path]:
