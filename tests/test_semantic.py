@@ -150,6 +150,45 @@ def test_int8_vectors_are_a_quarter_of_float32(tmp_path: Path, mini_doc: Documen
     assert small < 0.4 * large
 
 
+def _all_at_once(vectors: Any, query: Any, threads: int) -> list[Any]:
+    """What ``threads`` threads starting together get of ``vectors.similarities(query)``."""
+    import threading
+
+    start = threading.Barrier(threads)
+    results: list[Any] = []
+
+    def ask() -> None:
+        start.wait()
+        try:
+            results.append(vectors.similarities(query))
+        except VectorsError as exc:
+            results.append(exc)
+
+    running = [threading.Thread(target=ask) for _ in range(threads)]
+    for thread in running:
+        thread.start()
+    for thread in running:
+        thread.join()
+    return results
+
+
+def test_vectors_decoded_by_many_threads_at_once(tmp_path: Path, mini_doc: Document) -> None:
+    enc = FakeEncoder()
+    build_vectors(mini_doc, tmp_path, enc)
+    query = enc.embed(["a creature with toughness 0"])[0]
+    expected = load_vectors(tmp_path).similarities(query)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads change places as often as they can
+    try:
+        for _ in range(20):
+            # Decoded on first use, by whichever thread comes first.
+            results = _all_at_once(load_vectors(tmp_path), query, 8)
+            assert [r for r in results if isinstance(r, Exception)] == []
+            assert len(results) == 8 and all(np.array_equal(r, expected) for r in results)
+    finally:
+        sys.setswitchinterval(interval)
+
+
 @pytest.mark.parametrize(
     "damage",
     [

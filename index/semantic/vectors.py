@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -364,6 +365,8 @@ class Vectors:
         self._matrix: npt.NDArray[np.float32] | None = None
         self._starts: npt.NDArray[np.intp] | None = None
         self._hashes = b""
+        # A server's requests may decode at once: one would read the data the other let go.
+        self._decoding = threading.Lock()
 
     @property
     def model(self) -> str:
@@ -371,10 +374,18 @@ class Vectors:
         return str(self.header["model"])
 
     def _decode(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.intp]]:
+        decoded = self._matrix, self._starts
+        if decoded[0] is not None and decoded[1] is not None:
+            return decoded[0], decoded[1]
+        with self._decoding:
+            if self._matrix is None or self._starts is None:
+                self._matrix, self._starts = self._decoded()
+                self._data = b""
+            return self._matrix, self._starts
+
+    def _decoded(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.intp]]:
         import numpy as np
 
-        if self._matrix is not None and self._starts is not None:
-            return self._matrix, self._starts
         rows, dim = int(self.header["rows"]), int(self.header["dimension"])
         offsets = [self._body + o for o in self.header["offsets"]]
         try:
@@ -396,8 +407,6 @@ class Vectors:
             raise VectorsError(self.path, "its passages do not match its documents")
         # Rows are grouped by document: the best passage of each is a reduceat over groups.
         starts = np.searchsorted(owner, np.arange(len(self.ids))).astype(np.intp)
-        self._matrix, self._starts = matrix, starts
-        self._data = b""
         return matrix, starts
 
     def row_hashes(self) -> list[bytes]:
