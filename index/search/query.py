@@ -205,6 +205,9 @@ def make_parser(schema: Any) -> Any:
 _SYNTAX_RE = LazyPattern(r"(?<!\w)'")
 """A single quote opening a word: whoosh reads 'it' as a quoted term."""
 _OPERATOR_WORDS = frozenset(["and", "or", "not", "andnot", "andmaybe"])
+_OPERATORS = frozenset(["NOT", "ANDNOT", "ANDMAYBE", "REQUIRE"])
+"""The parser's operators but AND and OR, which :func:`direct_query` reads; in capitals only:
+"Or" and "Not" are words to it ("...? Or can I" is a fifth of the real questions' parses)."""
 
 
 _QUERY_TOKEN_RE = LazyPattern(r'"[^"]*"|[()]|[^\s()"]+')
@@ -332,7 +335,7 @@ def direct_query(
                     raise ValueError(token)
                 operator = token
                 continue
-            if token.lower() in _OPERATOR_WORDS and not token.islower():
+            if token in _OPERATORS:
                 raise ValueError(token)
             item, i = group(i, True) if token == "(" else (clause(token), i)
             if operator == "AND":
