@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
 
             if not (MODEL / "onnx" / "model.onnx").is_file():
                 sys.exit(f"no model in {MODEL}: this benchmark needs ../shared/models")
-            home = _home(args.keep or tmp)
+            home = _home(args.keep or tmp, "float")
         env = environment(JUDGE_HOME=str(home))
         modes: dict[str, list[str]] = {
             **({"before, forked": []} if args.before is not None else {}),

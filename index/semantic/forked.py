@@ -25,9 +25,12 @@ or a model already loaded.
 A one-shot command can fork the child earlier still, before it imports anything else
 (:func:`prestart`, from ``judge search``'s command line: the data folder, the edition's build
 folder and the question as typed); :func:`start` then adopts that child if it was made for
-the same folders, else ends it and forks as before. The child embeds the question as typed
-while it waits for the text to embed: the same text (a question that is not a pasted post)
-is then answered at once.
+the same folders, else ends it and forks as before. Such a child never reads the tokenizer
+(~50 ms of CPU, held by the GIL, on the child's critical path): the parent reads it once
+forked, and sends the word pieces of the question as typed, which the child embeds as soon as
+its model is loaded, and then those of the text to embed (:class:`~.model.QuestionTokenizer`,
+the same pieces the in-process re-rank embeds); the same text (a question that is not a
+pasted post) is then answered at once.
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ from .reranking import ADD, CARDS_WEIGHT, DEPTH, WEIGHT, H, combine
 
 if TYPE_CHECKING:
     from ..search import Searcher, SearchResult, SearchResults
-    from .model import Encoder
+    from .model import Embedder, QuestionTokenizer
     from .searching import SemanticSearch
     from .vectors import Vectors
 
@@ -148,7 +151,7 @@ def prestart(root: Path, folder: Path, question: str = "") -> bool:
     def child(ask: int, write: int) -> None:
         from .searching import SemanticSearch
 
-        _child(ask, write, SemanticSearch.for_root(root), folder, question)
+        _child(ask, write, SemanticSearch.for_root(root), folder, tokenizer=False)
 
     forked = _fork(child)
     if forked is None:
@@ -157,7 +160,25 @@ def prestart(root: Path, folder: Path, question: str = "") -> bool:
     import atexit
 
     atexit.register(forked.close)  # never adopted (an error, another edition): ended at exit
+    forked.tokenizer = _tokenizer(root)
+    if forked.tokenizer is not None and question:
+        forked.send(question, final=False)
     return True
+
+
+def _tokenizer(root: Path) -> QuestionTokenizer | None:
+    """The active model's tokenizer (``None``: no model, or it cannot be read: the child then
+    reads it, and fails as the in-process re-rank would)."""
+    from .model import ModelLoadError, QuestionTokenizer, SemanticUnavailableError
+    from .models import ModelStore
+
+    installed = ModelStore(root).find()
+    if installed is None:
+        return None
+    try:
+        return QuestionTokenizer.from_folder(installed.path)
+    except (ModelLoadError, SemanticUnavailableError):
+        return None
 
 
 def _adopt(semantic: SemanticSearch, folder: Path) -> Child | None:
@@ -197,9 +218,11 @@ def _fork(work: Callable[[int, int], None]) -> Child | None:
     return Child(pid, ask_write, read, time.monotonic() + TIMEOUT)
 
 
-def _child(ask: int, fd: int, semantic: SemanticSearch, folder: Path, question: str = "") -> None:
+def _child(
+    ask: int, fd: int, semantic: SemanticSearch, folder: Path, *, tokenizer: bool = True
+) -> None:
     """Does the model's part, writes the answer to ``fd`` and exits (status 0, else 1);
-    ``question``: see :func:`prestart`."""
+    without ``tokenizer``, it is read only if the parent sends a text (see :func:`prestart`)."""
     status = 1
     try:
         import signal
@@ -212,7 +235,7 @@ def _child(ask: int, fd: int, semantic: SemanticSearch, folder: Path, question: 
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
         os.dup2(devnull, 2)
-        data = _answer(ask, semantic, folder, question)
+        data = _answer(ask, semantic, folder, tokenizer)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
@@ -223,14 +246,33 @@ def _child(ask: int, fd: int, semantic: SemanticSearch, folder: Path, question: 
         os._exit(status)
 
 
-def _read_all(fd: int) -> bytes:
-    chunks = []
-    while chunk := os.read(fd, 1 << 16):
+def _read_exactly(fd: int, size: int) -> bytes | None:
+    """``size`` bytes from ``fd``, or ``None`` if it closes first."""
+    chunks: list[bytes] = []
+    while size:
+        chunk = os.read(fd, size)
+        if not chunk:
+            return None
         chunks.append(chunk)
+        size -= len(chunk)
     return b"".join(chunks)
 
 
-def _loaded(semantic: SemanticSearch, folder: Path) -> tuple[Vectors, Encoder]:
+def _request(fd: int) -> dict[str, Any] | None:
+    """The parent's next message (see :meth:`Child.send`), or ``None``: it closed the pipe."""
+    head = _read_exactly(fd, _FRAME.size)
+    if head is None:
+        return None
+    body = _read_exactly(fd, _FRAME.unpack(head)[0])
+    message = json.loads(body) if body is not None else None
+    if not isinstance(message, dict):
+        raise ValueError("not a message")
+    return message
+
+
+def _loaded(
+    semantic: SemanticSearch, folder: Path, tokenizer: bool = True
+) -> tuple[Vectors, Embedder]:
     """The vectors (decoded) and the model, loading in parallel; errors in the in-process
     order: the vectors file, the model, the vectors' data."""
     import threading
@@ -257,7 +299,7 @@ def _loaded(semantic: SemanticSearch, folder: Path) -> tuple[Vectors, Encoder]:
         installed = semantic.installed()
         if installed is None:
             raise NoModelError(None, [])
-        model = installed.load(threads=semantic.threads, prepack=False)
+        model = installed.load(threads=semantic.threads, prepack=False, tokenizer=tokenizer)
     finally:
         worker.join()
     if decoded and decoded[0] is not None:
@@ -265,9 +307,9 @@ def _loaded(semantic: SemanticSearch, folder: Path) -> tuple[Vectors, Encoder]:
     return vectors, model
 
 
-def _answer(ask: int, semantic: SemanticSearch, folder: Path, guess: str = "") -> bytes:
-    """The framed answer: a JSON head (or the error, as data), then the float32 cosines;
-    ``guess``, the question as typed, is embedded before the text to embed is read."""
+def _answer(ask: int, semantic: SemanticSearch, folder: Path, tokenizer: bool = True) -> bytes:
+    """The framed answer: a JSON head (or the error, as data), then the float32 cosines of
+    the parent's final text; its guesses are embedded as they come (see :func:`prestart`)."""
     from .model import ModelLoadError, SemanticUnavailableError
     from .reranking import _question_vector
     from .vectors import VectorsError
@@ -275,17 +317,26 @@ def _answer(ask: int, semantic: SemanticSearch, folder: Path, guess: str = "") -
     head: dict[str, Any]
     payload = b""
     try:
-        vectors, model = _loaded(semantic, folder)
+        vectors, model = _loaded(semantic, folder, tokenizer)
         if vectors.model != model.digest:
             raise RuntimeError("the vectors were made with another model")  # see _child
-        if guess:
-            # The model remembers the last few questions: the same text is not embedded again.
-            with contextlib.suppress(Exception):  # a failure recurs below, with the real text
-                _question_vector(model, guess)
-        question = _read_all(ask).decode("utf-8")
-        if not question:
-            raise RuntimeError("no question")  # the parent did not need the re-rank
-        sims = vectors.similarities(_question_vector(model, question))
+        guessed: dict[tuple[int, ...], Any] = {}
+        while True:
+            message = _request(ask)
+            if message is None:
+                raise RuntimeError("no question")  # the parent did not need the re-rank
+            if "text" in message:
+                question = _question_vector(model, str(message["text"]))
+            else:
+                ids = tuple(int(i) for i in message["ids"])
+                question = guessed.get(ids)
+                if question is None:
+                    question = model.embed_ids([ids])[0]
+            if message.get("final"):
+                break
+            if "ids" in message:
+                guessed[ids] = question
+        sims = vectors.similarities(question)
         payload = sims.astype("<f4").tobytes()
         head = {"model": vectors.model, "ids": len(vectors.ids)}
     except VectorsError as exc:
@@ -308,6 +359,33 @@ class Child:
         self.deadline = deadline
         """When (``time.monotonic()``) :meth:`answer` gives up."""
         self._reaped = False
+        self.tokenizer: QuestionTokenizer | None = None
+        """The model's tokenizer, when the parent tokenises (see :func:`prestart`): the child
+        is sent word pieces, else the text."""
+
+    def send(self, question: str, *, final: bool = True) -> bool:
+        """Sends ``question`` to embed (its word pieces, with :attr:`tokenizer`); the ``final``
+        one is answered, the others are guesses. ``False`` (and the child is ended) if the
+        child is gone."""
+        message: dict[str, Any] = {"final": final}
+        try:
+            if self.tokenizer is not None:
+                message["ids"] = self.tokenizer.ids(question)
+            else:
+                message["text"] = question
+        except Exception:  # tokenizers raises its own Exception subclass: the child tokenises
+            message = {"final": final, "text": question}
+        raw = json.dumps(message).encode()
+        try:
+            # A question (5,000 characters at most) fits a pipe's buffer: never wait on it.
+            os.set_blocking(self._ask, False)
+            view = memoryview(_FRAME.pack(len(raw)) + raw)
+            while view:
+                view = view[os.write(self._ask, view) :]
+        except OSError:  # the child is gone (EPIPE), or the pipe is full (EAGAIN)
+            self.close()
+            return False
+        return True
 
     def answer(self, question: str) -> Answer | None:
         """The cosines of ``question``; ``None`` if the child died, hung or sent garbage.
@@ -315,17 +393,11 @@ class Child:
         Raises :class:`~index.semantic.ModelLoadError`, :class:`~index.semantic.VectorsError`
         or :class:`~index.semantic.SemanticUnavailableError` as the in-process path would.
         """
-        try:
-            # A question (5,000 characters at most) fits a pipe's buffer: never wait on it.
-            os.set_blocking(self._ask, False)
-            view = memoryview(question.encode("utf-8"))
-            while view:
-                view = view[os.write(self._ask, view) :]
-            os.close(self._ask)
-            self._ask = -1
-        except OSError:  # the child is gone (EPIPE), or the pipe is full (EAGAIN)
-            self.close()
+        if self._reaped or not self.send(question):
             return None
+        with contextlib.suppress(OSError):
+            os.close(self._ask)
+        self._ask = -1
         data = self._read()
         self.close()
         if data is None or len(data) < _FRAME.size:
