@@ -94,6 +94,14 @@ elif mode == "garbage":
     forked._answer = lambda *a: b"\\x05\\x00\\x00\\x00{nope"
 elif mode == "no-tokenizer":  # the parent cannot read it: the child is sent the text
     forked._tokenizer = lambda root: None
+elif mode == "other-model":  # word pieces for another model than the child's: refused
+    from pathlib import Path
+    tokenizer_of = forked._tokenizer
+    def other(root):
+        made = tokenizer_of(root)
+        made.folder = Path("elsewhere")
+        return made
+    forked._tokenizer = other
 if mode in ("ok", "no-tokenizer"):  # the child says what it imported
     answer = forked._answer
     def told(*a):
@@ -175,7 +183,7 @@ def test_the_early_child_s_re_rank_is_the_in_process_one(real_home: Path, questi
         assert early["searched"] and early["searched"] != question
 
 
-@pytest.mark.parametrize("mode", ["killed", "hangs", "garbage"])
+@pytest.mark.parametrize("mode", ["killed", "hangs", "garbage", "other-model"])
 def test_an_early_child_that_fails_leaves_the_in_process_re_rank(
     real_home: Path, mode: str
 ) -> None:
@@ -337,7 +345,7 @@ def test_the_child_reads_guesses_then_the_final_text() -> None:
 
     child = _fork(echo)
     assert child is not None
-    child.tokenizer = _Pieces(None, 0)
+    child.tokenizer = _Pieces(None, 0, Path("m"))
     assert child.send("legend rule", final=False)
     child.tokenizer = None  # the parent could not tokenise: the text is sent
     assert child.send("x y")
@@ -347,7 +355,7 @@ def test_the_child_reads_guesses_then_the_final_text() -> None:
     child.close()
     assert data is not None
     assert json.loads(data) == [
-        {"final": False, "ids": [101, 11, 102]},
+        {"final": False, "ids": [101, 11, 102], "folder": "m"},
         {"final": True, "text": "x y"},
     ]
     assert not child.send("gone")  # the child is ended: nothing is sent

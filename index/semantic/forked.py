@@ -326,6 +326,8 @@ def _answer(ask: int, semantic: SemanticSearch, folder: Path, tokenizer: bool = 
             if "text" in message:
                 question = _question_vector(model, str(message["text"]))
             else:
+                if message.get("folder") != str(model.folder):  # another model went active
+                    raise RuntimeError("word pieces of another model")
                 ids = tuple(int(i) for i in message["ids"])
                 question = guessed.get(ids)
                 if question is None:
@@ -369,6 +371,7 @@ class Child:
         try:
             if self.tokenizer is not None:
                 message["ids"] = self.tokenizer.ids(question)
+                message["folder"] = str(self.tokenizer.folder)  # the model they are for
             else:
                 message["text"] = question
         except Exception:  # tokenizers raises its own Exception subclass: the child tokenises

@@ -130,10 +130,12 @@ class QuestionTokenizer:
     Needs tokenizers only (no numpy): a one-shot search tokenises in the parent process what its
     child embeds (:mod:`index.semantic.forked`)."""
 
-    def __init__(self, tokenizer: Any, query_tokens: int) -> None:
+    def __init__(self, tokenizer: Any, query_tokens: int, folder: Path | None = None) -> None:
         self.tokenizer = tokenizer
         self.query_tokens = query_tokens
         """What a question is cut to (0: as passages are; see :attr:`Embedder.query_tokens`)."""
+        self.folder = folder
+        """The model folder read (``None``: not from a folder)."""
 
     @classmethod
     def from_folder(cls, folder: Path, max_tokens: int | None = None) -> QuestionTokenizer:
@@ -156,7 +158,7 @@ class QuestionTokenizer:
         tokenizer.enable_truncation(max_tokens)
         tokenizer.no_padding()
         query_tokens = trained if isinstance(trained, int) and 0 < trained < max_tokens else 0
-        return cls(tokenizer, query_tokens)
+        return cls(tokenizer, query_tokens, folder)
 
     def ids(self, question: str) -> list[int]:
         """The word pieces :meth:`Embedder.embed_query` would embed for ``question``."""
