@@ -71,6 +71,27 @@ def test_no_early_child_for_anything_else(args: list[str]) -> None:
     assert search_words(args) is None
 
 
+@pytest.mark.parametrize(
+    ("question", "guessed"),
+    [("704.5j", False), ("Rule 704.5 ", False), ("100.", False), ("704.5j legend", True)],
+)
+def test_a_rule_number_alone_is_not_guessed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, question: str, guessed: bool
+) -> None:
+    from index.semantic import forked
+    from judge_cli import launch
+
+    seen: list[str] = []
+    monkeypatch.setenv("JUDGE_HOME", str(tmp_path))
+    monkeypatch.setattr(forked, "prestart", lambda root, folder, q="": seen.append(q) or True)
+    from index.store import EditionStore
+
+    monkeypatch.setattr(EditionStore, "resolve", lambda self, wanted: "2025-02-07")
+    monkeypatch.setattr(EditionStore, "build_path", lambda self, edition: tmp_path)
+    launch._prestart(["search", question])
+    assert seen == [question if guessed else ""]
+
+
 def test_a_pasted_post_is_not_guessed() -> None:
     from index.search.pasted import LONG_QUERY_CHARS
     from judge_cli import launch
@@ -129,6 +150,7 @@ try:
 except SystemExit as exc:
     record["exit"] = exc.code
 record["seconds"] = time.monotonic() - start
+record["parent tokenised"] = "tokenizers" in sys.modules
 try:
     os.waitpid(-1, os.WNOHANG)
     record["children"] = "left"
@@ -173,7 +195,9 @@ def test_the_early_child_s_re_rank_is_the_in_process_one(real_home: Path, questi
     assert isinstance(early, dict)
     if question == QUESTIONS[3]:  # a rule number alone: no re-rank, the child is ended unused
         assert "semantic" not in early
+        assert record["parent tokenised"] is False  # nor is the tokenizer read
     else:
+        assert record["parent tokenised"] is True
         assert early["semantic"]["model"] == "all-MiniLM-L6-v2"
         # The parent sent word pieces: the child never read the tokenizer.
         assert record["child"] == {"tokenizers": False}

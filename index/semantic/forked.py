@@ -130,10 +130,12 @@ def prestart(root: Path, folder: Path, question: str = "") -> bool:
 
     For a process that will search ``folder`` (an edition's build folder) of the data folder
     ``root`` once, with the installed model: only cheap checks come first (:func:`can_fork`,
-    the active model's name, the vectors file, the extra's packages). ``question``: the text
-    the search will most likely embed, embedded while the child waits for the real one. The
-    first :func:`start` for the same folders adopts the child; any other ends it, and so
-    does the process's exit.
+    the active model's name, the vectors file, the extra's packages). The child is sent word
+    pieces (:meth:`Child.tokenize_for`): ``question``, the text the search will most likely
+    embed, is tokenised here once forked (~50 ms, beside the child's imports) and embedded
+    while the child waits for the real one; without it, the tokenizer is read when the real
+    one is sent. The first :func:`start` for the same folders adopts the child; any other
+    ends it, and so does the process's exit.
     """
     global _early
     from . import is_available
@@ -158,8 +160,8 @@ def prestart(root: Path, folder: Path, question: str = "") -> bool:
     import atexit
 
     atexit.register(forked.close)  # never adopted (an error, another edition): ended at exit
-    forked.tokenizer = _tokenizer(root)
-    if forked.tokenizer is not None and question:
+    forked.tokenize_for(root)
+    if question:
         forked.send(question, final=False)
     return True
 
@@ -362,12 +364,21 @@ class Child:
         self.tokenizer: QuestionTokenizer | None = None
         """The model's tokenizer, when the parent tokenises (see :func:`prestart`): the child
         is sent word pieces, else the text."""
+        self._tokenize_for: Path | None = None
+
+    def tokenize_for(self, root: Path) -> None:
+        """Makes :meth:`send` tokenise with the active model of the data folder ``root`` (read
+        when first needed: a search the re-rank has nothing to add to never reads it)."""
+        self._tokenize_for = root
 
     def send(self, question: str, *, final: bool = True) -> bool:
         """Sends ``question`` to embed (its word pieces, with :attr:`tokenizer`); the ``final``
         one is answered, the others are guesses. ``False`` (and the child is ended) if the
         child is gone."""
         message: dict[str, Any] = {"final": final}
+        if self._tokenize_for is not None and not self._reaped:
+            self.tokenizer = _tokenizer(self._tokenize_for)
+            self._tokenize_for = None
         try:
             if self.tokenizer is not None:
                 message["ids"] = self.tokenizer.ids(question)
