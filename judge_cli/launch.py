@@ -12,7 +12,6 @@ then forks as it did before, or not at all.
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Sequence
 
@@ -25,9 +24,6 @@ _RERANKED = ("all", "rules", "glossary")
 _PASTED = 500
 """A question longer than this is a pasted post, of which search embeds a part, not the whole
 (:data:`index.search.pasted.LONG_QUERY_CHARS`, not imported here: it costs the early start)."""
-_RULE_NUMBER = re.compile(r"(?:rule\s+)?\d{3}(?:\.\d+[a-z]?)?\.?", re.IGNORECASE)
-"""A question that is most likely a rule number alone, which search answers without the re-rank
-(:func:`index.search.query.rule_numbers`): it is not tokenised for the child."""
 
 
 class SearchLine:
@@ -98,8 +94,7 @@ def _prestart(args: Sequence[str]) -> None:
     from index.semantic.forked import prestart
 
     question = line.question
-    guess = len(question) <= _PASTED and not _RULE_NUMBER.fullmatch(question.strip())
-    prestart(store.root, folder, question if guess else "")
+    prestart(store.root, folder, question if len(question) <= _PASTED else "")
 
 
 def main() -> None:

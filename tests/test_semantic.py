@@ -407,6 +407,26 @@ def test_import_of_a_corrupt_onnx_installs_nothing(tmp_path: Path) -> None:
     assert not (tmp_path / "home" / "models" / "model").exists()
 
 
+def test_a_bad_tokenizer_is_named_before_a_bad_model(tmp_path: Path) -> None:
+    """The tokenizer is read in a thread beside the session: errors come as they did in turn,
+    and no thread is left behind."""
+    import threading
+
+    from index.semantic import Embedder, ModelLoadError
+
+    threads = threading.active_count()
+    folder = _tiny_model(tmp_path / "model")
+    with pytest.raises(ModelLoadError) as info:
+        Embedder.from_folder(folder)
+    assert info.value.file == "onnx/model.onnx" and "cannot be loaded" in info.value.reason
+    (folder / "tokenizer.json").write_text("{not a tokenizer", encoding="utf-8")
+    with pytest.raises(ModelLoadError) as info:
+        Embedder.from_folder(folder)
+    assert info.value.file == "tokenizer.json" and "not a tokenizer" in info.value.reason
+    assert info.value.__suppress_context__  # not "during handling of" the model's error
+    assert threading.active_count() == threads
+
+
 def test_import_with_a_wrong_expected_hash(tmp_path: Path) -> None:
     store = ModelStore(tmp_path / "home")
     with pytest.raises(ModelCheckError, match="sha256 is") as info:

@@ -15,7 +15,6 @@ pool is then re-ranked by a weighted sum of its scores and the cosines.
   :class:`SemanticSearch`, what :meth:`index.edition.Edition.search` uses);
 * :mod:`index.semantic.forked`: a one-shot search's model work in a forked child, beside
   the lexical search (what :meth:`index.edition.Edition.search` does first in a fresh process);
-* :mod:`index.semantic.forkedsearch`: the search combined with the child's cosines;
 * :mod:`index.semantic.hub`: :func:`install_model` from the Hugging Face hub.
 
 Importing this package imports none of the extra's packages: numpy, onnxruntime and

@@ -8,7 +8,7 @@ loads the model and the vectors while the parent checks the re-rank's status and
 the parent then sends the text to embed (the question search read: a pasted post's, see
 :attr:`~index.search.SearchResults.searched`) and the child sends back its cosine with every
 document (packed float32, in the vectors' order). :func:`forked_search` combines the two in
-pure Python (:func:`rerank_with`, both in :mod:`.forkedsearch`), exactly as
+pure Python (:func:`rerank_with`), exactly as
 :func:`~index.semantic.searching.reranked_search` does with numpy: the same ids, order and
 scores, since every step is the same float64 operation in the same order.
 
@@ -25,18 +25,16 @@ or a model already loaded.
 A one-shot command can fork the child earlier still, before it imports anything else
 (:func:`prestart`, from ``judge search``'s command line: the data folder, the edition's build
 folder and the question as typed); :func:`start` then adopts that child if it was made for
-the same folders, else ends it and forks as before. Such a child never reads the tokenizer
-(~50 ms of CPU, held by the GIL, on the child's critical path): the parent reads it once
-forked, and sends the word pieces of the question as typed, which the child embeds as soon as
-its model is loaded, and then those of the text to embed (:class:`~.model.QuestionTokenizer`,
-the same pieces the in-process re-rank embeds); the same text (a question that is not a
-pasted post) is then answered at once.
+the same folders, else ends it and forks as before. The child embeds the question as typed
+while it waits for the text to embed: the same text (a question that is not a pasted post)
+is then answered at once.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import heapq
 import json
 import os
 import struct
@@ -47,10 +45,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .forkedsearch import forked_search, rerank_with
+from .reranking import ADD, CARDS_WEIGHT, DEPTH, WEIGHT, H, combine
 
 if TYPE_CHECKING:
-    from .model import Embedder, QuestionTokenizer
+    from ..search import Searcher, SearchResult, SearchResults
+    from .model import Encoder
     from .searching import SemanticSearch
     from .vectors import Vectors
 
@@ -130,12 +129,10 @@ def prestart(root: Path, folder: Path, question: str = "") -> bool:
 
     For a process that will search ``folder`` (an edition's build folder) of the data folder
     ``root`` once, with the installed model: only cheap checks come first (:func:`can_fork`,
-    the active model's name, the vectors file, the extra's packages). The child is sent word
-    pieces (:meth:`Child.tokenize_for`): ``question``, the text the search will most likely
-    embed, is tokenised here once forked (~50 ms, beside the child's imports) and embedded
-    while the child waits for the real one; without it, the tokenizer is read when the real
-    one is sent. The first :func:`start` for the same folders adopts the child; any other
-    ends it, and so does the process's exit.
+    the active model's name, the vectors file, the extra's packages). ``question``: the text
+    the search will most likely embed, embedded while the child waits for the real one. The
+    first :func:`start` for the same folders adopts the child; any other ends it, and so
+    does the process's exit.
     """
     global _early
     from . import is_available
@@ -151,7 +148,7 @@ def prestart(root: Path, folder: Path, question: str = "") -> bool:
     def child(ask: int, write: int) -> None:
         from .searching import SemanticSearch
 
-        _child(ask, write, SemanticSearch.for_root(root), folder, tokenizer=False)
+        _child(ask, write, SemanticSearch.for_root(root), folder, question)
 
     forked = _fork(child)
     if forked is None:
@@ -160,25 +157,7 @@ def prestart(root: Path, folder: Path, question: str = "") -> bool:
     import atexit
 
     atexit.register(forked.close)  # never adopted (an error, another edition): ended at exit
-    forked.tokenize_for(root)
-    if question:
-        forked.send(question, final=False)
     return True
-
-
-def _tokenizer(root: Path) -> QuestionTokenizer | None:
-    """The active model's tokenizer (``None``: no model, or it cannot be read: the child then
-    reads it, and fails as the in-process re-rank would)."""
-    from .model import ModelLoadError, QuestionTokenizer, SemanticUnavailableError
-    from .models import ModelStore
-
-    installed = ModelStore(root).find()
-    if installed is None:
-        return None
-    try:
-        return QuestionTokenizer.from_folder(installed.path)
-    except (ModelLoadError, SemanticUnavailableError):
-        return None
 
 
 def _adopt(semantic: SemanticSearch, folder: Path) -> Child | None:
@@ -218,11 +197,9 @@ def _fork(work: Callable[[int, int], None]) -> Child | None:
     return Child(pid, ask_write, read, time.monotonic() + TIMEOUT)
 
 
-def _child(
-    ask: int, fd: int, semantic: SemanticSearch, folder: Path, *, tokenizer: bool = True
-) -> None:
+def _child(ask: int, fd: int, semantic: SemanticSearch, folder: Path, question: str = "") -> None:
     """Does the model's part, writes the answer to ``fd`` and exits (status 0, else 1);
-    without ``tokenizer``, it is read only if the parent sends a text (see :func:`prestart`)."""
+    ``question``: see :func:`prestart`."""
     status = 1
     try:
         import signal
@@ -235,7 +212,7 @@ def _child(
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
         os.dup2(devnull, 2)
-        data = _answer(ask, semantic, folder, tokenizer)
+        data = _answer(ask, semantic, folder, question)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
@@ -246,33 +223,14 @@ def _child(
         os._exit(status)
 
 
-def _read_exactly(fd: int, size: int) -> bytes | None:
-    """``size`` bytes from ``fd``, or ``None`` if it closes first."""
-    chunks: list[bytes] = []
-    while size:
-        chunk = os.read(fd, size)
-        if not chunk:
-            return None
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 16):
         chunks.append(chunk)
-        size -= len(chunk)
     return b"".join(chunks)
 
 
-def _request(fd: int) -> dict[str, Any] | None:
-    """The parent's next message (see :meth:`Child.send`), or ``None``: it closed the pipe."""
-    head = _read_exactly(fd, _FRAME.size)
-    if head is None:
-        return None
-    body = _read_exactly(fd, _FRAME.unpack(head)[0])
-    message = json.loads(body) if body is not None else None
-    if not isinstance(message, dict):
-        raise ValueError("not a message")
-    return message
-
-
-def _loaded(
-    semantic: SemanticSearch, folder: Path, tokenizer: bool = True
-) -> tuple[Vectors, Embedder]:
+def _loaded(semantic: SemanticSearch, folder: Path) -> tuple[Vectors, Encoder]:
     """The vectors (decoded) and the model, loading in parallel; errors in the in-process
     order: the vectors file, the model, the vectors' data."""
     import threading
@@ -299,7 +257,7 @@ def _loaded(
         installed = semantic.installed()
         if installed is None:
             raise NoModelError(None, [])
-        model = installed.load(threads=semantic.threads, prepack=False, tokenizer=tokenizer)
+        model = installed.load(threads=semantic.threads, prepack=False)
     finally:
         worker.join()
     if decoded and decoded[0] is not None:
@@ -307,9 +265,9 @@ def _loaded(
     return vectors, model
 
 
-def _answer(ask: int, semantic: SemanticSearch, folder: Path, tokenizer: bool = True) -> bytes:
-    """The framed answer: a JSON head (or the error, as data), then the float32 cosines of
-    the parent's final text; its guesses are embedded as they come (see :func:`prestart`)."""
+def _answer(ask: int, semantic: SemanticSearch, folder: Path, guess: str = "") -> bytes:
+    """The framed answer: a JSON head (or the error, as data), then the float32 cosines;
+    ``guess``, the question as typed, is embedded before the text to embed is read."""
     from .model import ModelLoadError, SemanticUnavailableError
     from .reranking import _question_vector
     from .vectors import VectorsError
@@ -317,28 +275,17 @@ def _answer(ask: int, semantic: SemanticSearch, folder: Path, tokenizer: bool = 
     head: dict[str, Any]
     payload = b""
     try:
-        vectors, model = _loaded(semantic, folder, tokenizer)
+        vectors, model = _loaded(semantic, folder)
         if vectors.model != model.digest:
             raise RuntimeError("the vectors were made with another model")  # see _child
-        guessed: dict[tuple[int, ...], Any] = {}
-        while True:
-            message = _request(ask)
-            if message is None:
-                raise RuntimeError("no question")  # the parent did not need the re-rank
-            if "text" in message:
-                question = _question_vector(model, str(message["text"]))
-            else:
-                if message.get("folder") != str(model.folder):  # another model went active
-                    raise RuntimeError("word pieces of another model")
-                ids = tuple(int(i) for i in message["ids"])
-                question = guessed.get(ids)
-                if question is None:
-                    question = model.embed_ids([ids])[0]
-            if message.get("final"):
-                break
-            if "ids" in message:
-                guessed[ids] = question
-        sims = vectors.similarities(question)
+        if guess:
+            # The model remembers the last few questions: the same text is not embedded again.
+            with contextlib.suppress(Exception):  # a failure recurs below, with the real text
+                _question_vector(model, guess)
+        question = _read_all(ask).decode("utf-8")
+        if not question:
+            raise RuntimeError("no question")  # the parent did not need the re-rank
+        sims = vectors.similarities(_question_vector(model, question))
         payload = sims.astype("<f4").tobytes()
         head = {"model": vectors.model, "ids": len(vectors.ids)}
     except VectorsError as exc:
@@ -361,43 +308,6 @@ class Child:
         self.deadline = deadline
         """When (``time.monotonic()``) :meth:`answer` gives up."""
         self._reaped = False
-        self.tokenizer: QuestionTokenizer | None = None
-        """The model's tokenizer, when the parent tokenises (see :func:`prestart`): the child
-        is sent word pieces, else the text."""
-        self._tokenize_for: Path | None = None
-
-    def tokenize_for(self, root: Path) -> None:
-        """Makes :meth:`send` tokenise with the active model of the data folder ``root`` (read
-        when first needed: a search the re-rank has nothing to add to never reads it)."""
-        self._tokenize_for = root
-
-    def send(self, question: str, *, final: bool = True) -> bool:
-        """Sends ``question`` to embed (its word pieces, with :attr:`tokenizer`); the ``final``
-        one is answered, the others are guesses. ``False`` (and the child is ended) if the
-        child is gone."""
-        message: dict[str, Any] = {"final": final}
-        if self._tokenize_for is not None and not self._reaped:
-            self.tokenizer = _tokenizer(self._tokenize_for)
-            self._tokenize_for = None
-        try:
-            if self.tokenizer is not None:
-                message["ids"] = self.tokenizer.ids(question)
-                message["folder"] = str(self.tokenizer.folder)  # the model they are for
-            else:
-                message["text"] = question
-        except Exception:  # tokenizers raises its own Exception subclass: the child tokenises
-            message = {"final": final, "text": question}
-        raw = json.dumps(message).encode()
-        try:
-            # A question (5,000 characters at most) fits a pipe's buffer: never wait on it.
-            os.set_blocking(self._ask, False)
-            view = memoryview(_FRAME.pack(len(raw)) + raw)
-            while view:
-                view = view[os.write(self._ask, view) :]
-        except OSError:  # the child is gone (EPIPE), or the pipe is full (EAGAIN)
-            self.close()
-            return False
-        return True
 
     def answer(self, question: str) -> Answer | None:
         """The cosines of ``question``; ``None`` if the child died, hung or sent garbage.
@@ -405,11 +315,17 @@ class Child:
         Raises :class:`~index.semantic.ModelLoadError`, :class:`~index.semantic.VectorsError`
         or :class:`~index.semantic.SemanticUnavailableError` as the in-process path would.
         """
-        if self._reaped or not self.send(question):
-            return None
-        with contextlib.suppress(OSError):
+        try:
+            # A question (5,000 characters at most) fits a pipe's buffer: never wait on it.
+            os.set_blocking(self._ask, False)
+            view = memoryview(question.encode("utf-8"))
+            while view:
+                view = view[os.write(self._ask, view) :]
             os.close(self._ask)
-        self._ask = -1
+            self._ask = -1
+        except OSError:  # the child is gone (EPIPE), or the pipe is full (EAGAIN)
+            self.close()
+            return None
         data = self._read()
         self.close()
         if data is None or len(data) < _FRAME.size:
@@ -483,3 +399,92 @@ def _raise_error(head: dict[str, Any]) -> None:
         raise SemanticUnavailableError(str(head["package"]))
     if kind is not None:
         raise ValueError(kind)
+
+
+def rerank_with(
+    similarities: Sequence[float],
+    ids: Sequence[str],
+    pool: Sequence[H],
+    *,
+    weight: float = WEIGHT,
+    depth: int = DEPTH,
+    add: int = ADD,
+    keep: int = 0,
+    make: Callable[[str], H | None] | None = None,
+) -> list[H]:
+    """:func:`~index.semantic.rerank` of ``pool`` given the question's cosines, in pure Python.
+
+    ``similarities[i]`` is the cosine with document ``ids[i]``. Both share
+    :func:`~index.semantic.reranking.combine`; only the nearest documents are found without
+    numpy (ties in index order, as numpy's stable sort), so the results are the same to the
+    last bit.
+    """
+    position = {rid: i for i, rid in enumerate(ids)}
+
+    def nearest(n: int) -> list[str]:
+        # heapq.nsmallest is sorted(...)[:n]: ties in index order, as a stable argsort.
+        closest = heapq.nsmallest(n, range(len(ids)), key=lambda i: -similarities[i])
+        return [ids[i] for i in closest]
+
+    return combine(
+        similarities,
+        position,
+        nearest,
+        pool,
+        weight=weight,
+        depth=depth,
+        add=add,
+        keep=keep,
+        make=make,
+    )
+
+
+def forked_search(
+    semantic: SemanticSearch,
+    searcher: Searcher,
+    query: str,
+    folder: Path,
+    child: Child,
+    limit: int = 10,
+    scope: str = "all",
+) -> SearchResults | None:
+    """:meth:`SemanticSearch.search <index.semantic.searching.SemanticSearch.search>` with the
+    child's cosines (the same results, the model's name from ``semantic``).
+
+    Searches while the child works, then combines. ``None`` when the child gave nothing
+    usable (see :meth:`Child.answer`) or answered for other vectors than ``folder``'s now:
+    re-rank in process then. Raises the child's errors (see :meth:`Child.answer`).
+    """
+    from .searching import nothing_to_add, reranked
+    from .vectors import read_header
+
+    found = searcher.search(query, limit=max(limit, DEPTH), scope=scope)
+    if nothing_to_add(found):  # and it is not waited for
+        child.close()
+        found.results = found.results[:limit]
+        return found
+    answer = child.answer(found.searched or query)
+    header = read_header(folder)
+    if answer is None or header is None:
+        return None
+    ids = header.get("ids")
+    if header.get("model") != answer.model or not isinstance(ids, list) or len(ids) != answer.ids:
+        return None  # the vectors were replaced meanwhile
+
+    def make(doc_id: str) -> SearchResult | None:
+        return searcher.find_record(doc_id, scope)
+
+    keep = found.pinned
+    weight = CARDS_WEIGHT if found.cards else WEIGHT
+    ranked = rerank_with(
+        answer.similarities, ids, found.results, weight=weight, keep=keep, make=make
+    )
+    installed = semantic.installed()
+    record = {
+        "model": installed.name if installed is not None else None,
+        "digest": answer.model[:12],
+        "weight": weight,
+        "depth": DEPTH,
+        "add": ADD,
+    }
+    return reranked(found, ranked, limit, record)

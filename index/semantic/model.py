@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -34,7 +35,6 @@ __all__ = [
     "Embedder",
     "Encoder",
     "ModelLoadError",
-    "QuestionTokenizer",
     "SemanticUnavailableError",
     "prepare_model",
     "quantise_model",
@@ -85,9 +85,9 @@ class Encoder(Protocol):
         ...
 
 
-def require_runtime(packages: Sequence[str] = ("numpy", "onnxruntime", "tokenizers")) -> None:
-    """Imports the extra's ``packages``; raises :class:`SemanticUnavailableError`."""
-    for package in packages:
+def require_runtime() -> None:
+    """Imports numpy, onnxruntime and tokenizers; raises :class:`SemanticUnavailableError`."""
+    for package in ("numpy", "onnxruntime", "tokenizers"):
         try:
             __import__(package)
         except ImportError:
@@ -113,57 +113,6 @@ def pooling_is_mean(folder: Path) -> bool:
     return bool(config.get("pooling_mode_mean_tokens")) and not any(
         config.get(f"pooling_mode_{o}") for o in others
     )
-
-
-def max_tokens_of(folder: Path) -> int:
-    """The word pieces a passage is cut to (``sentence_bert_config.json``'s ``max_seq_length``)."""
-    settings = _read_json(folder, "sentence_bert_config.json", {})
-    if isinstance(settings, dict) and isinstance(settings.get("max_seq_length"), int):
-        return int(settings["max_seq_length"])
-    return _DEFAULT_MAX_TOKENS
-
-
-class QuestionTokenizer:
-    """A model folder's tokenizer, cut as :class:`Embedder` cuts: a question's word pieces
-    (:meth:`ids`) are what :meth:`Embedder.embed_ids` embeds as the question itself.
-
-    Needs tokenizers only (no numpy): a one-shot search tokenises in the parent process what its
-    child embeds (:mod:`index.semantic.forked`)."""
-
-    def __init__(self, tokenizer: Any, query_tokens: int, folder: Path | None = None) -> None:
-        self.tokenizer = tokenizer
-        self.query_tokens = query_tokens
-        """What a question is cut to (0: as passages are; see :attr:`Embedder.query_tokens`)."""
-        self.folder = folder
-        """The model folder read (``None``: not from a folder)."""
-
-    @classmethod
-    def from_folder(cls, folder: Path, max_tokens: int | None = None) -> QuestionTokenizer:
-        """Reads ``folder / 'tokenizer.json'``; ``max_tokens``: see :func:`max_tokens_of` (read
-        when not given). Raises :class:`SemanticUnavailableError` and :class:`ModelLoadError`."""
-        require_runtime(("tokenizers",))
-        from tokenizers import Tokenizer
-
-        if max_tokens is None:
-            max_tokens = max_tokens_of(folder)
-        try:
-            tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-        except Exception as exc:  # tokenizers raises its own Exception subclass
-            raise ModelLoadError(folder, "tokenizer.json", f"not a tokenizer ({exc})") from None
-        # The hub's tokenizer.json cuts at the length the model was trained at (128 word pieces
-        # for all-MiniLM-L6-v2, its model card says); a question is cut there too.
-        trained = (tokenizer.truncation or {}).get("max_length")
-        # The hub's tokenizer.json pads every text to 128 tokens and cuts at 128;
-        # sentence-transformers cuts at max_seq_length and pads a batch to its longest text.
-        tokenizer.enable_truncation(max_tokens)
-        tokenizer.no_padding()
-        query_tokens = trained if isinstance(trained, int) and 0 < trained < max_tokens else 0
-        return cls(tokenizer, query_tokens, folder)
-
-    def ids(self, question: str) -> list[int]:
-        """The word pieces :meth:`Embedder.embed_query` would embed for ``question``."""
-        (encoded,) = self.tokenizer.encode_batch([question])
-        return _cut(encoded.ids, encoded.special_tokens_mask, self.query_tokens)
 
 
 PREPARED_FILE = "onnx/model.prepared.onnx"
@@ -310,8 +259,6 @@ class Embedder:
     ) -> None:
         self._session = session
         self._tokenizer = tokenizer
-        """``None`` until first needed when loaded without it (``from_folder(tokenizer=False)``)."""
-        self._max_tokens = _DEFAULT_MAX_TOKENS
         self._inputs = {i.name for i in session.get_inputs()}
         self._digest = digest
         self._dimension = dimension
@@ -342,7 +289,6 @@ class Embedder:
         model_file: str | None = None,
         threads: int = 1,
         prepack: bool = False,
-        tokenizer: bool = True,
     ) -> Embedder:
         """Loads ``folder``'s tokenizer and ONNX model.
 
@@ -351,34 +297,65 @@ class Embedder:
         there is one and ``model_file`` names none, else ``onnx/model.onnx``, named then by
         ``published_digest`` when given (the prepared copy is quantised: its vectors are not
         the published file's); ``prepack``
-        (for a process that will embed many texts) loads it more slowly to run it faster;
-        without ``tokenizer``, ``tokenizer.json`` is read only when a text is first embedded
-        (:meth:`embed_ids` needs none: a one-shot search's child is given word pieces). Raises
+        (for a process that will embed many texts) loads it more slowly to run it faster. Raises
         :class:`SemanticUnavailableError` without the extra and :class:`ModelLoadError` for a
         file that is missing or cannot be loaded.
         """
-        require_runtime(
-            ("numpy", "onnxruntime", "tokenizers") if tokenizer else ("numpy", "onnxruntime")
-        )
+        require_runtime()
+        from tokenizers import Tokenizer
+
         for name in ("tokenizer.json", model_file or MODEL_FILE):
             if not (folder / name).is_file():
                 raise ModelLoadError(folder, name, "missing")
         if not pooling_is_mean(folder):
             raise ModelLoadError(folder, "1_Pooling/config.json", "only mean pooling is supported")
-        max_tokens = max_tokens_of(folder)
-        loaded = QuestionTokenizer.from_folder(folder, max_tokens) if tokenizer else None
-        session = None
-        if model_file is None and (folder / PREPARED_FILE).is_file():
+        settings = _read_json(folder, "sentence_bert_config.json", {})
+        max_tokens = _DEFAULT_MAX_TOKENS
+        if isinstance(settings, dict) and isinstance(settings.get("max_seq_length"), int):
+            max_tokens = settings["max_seq_length"]
+        # Tokenizer.from_file holds the GIL and onnxruntime releases it while it makes the
+        # session: read beside it, the tokenizer costs no time where a second core is free (a
+        # one-shot search's child, once its parent has searched, see index.semantic.forked).
+        read: list[Any] = []
+
+        def read_tokenizer() -> None:
             try:
-                session = _session(folder, PREPARED_FILE, threads, prepared=True, prepack=prepack)
-            except ModelLoadError:
-                session = None  # another onnxruntime may not read it: the original will do
-        if session is None:
-            model_file = model_file or MODEL_FILE
-            prepared = model_file == PREPARED_FILE
-            session = _session(folder, model_file, threads, prepared=prepared, prepack=prepack)
-            if model_file == MODEL_FILE and published_digest:
-                digest = published_digest
+                read.append(Tokenizer.from_file(str(folder / "tokenizer.json")))
+            except Exception as exc:  # tokenizers raises its own Exception subclass
+                read.append(ModelLoadError(folder, "tokenizer.json", f"not a tokenizer ({exc})"))
+
+        reader = threading.Thread(target=read_tokenizer, name="tokenizer.json")
+        reader.start()
+        try:
+            session = None
+            if model_file is None and (folder / PREPARED_FILE).is_file():
+                try:
+                    session = _session(
+                        folder, PREPARED_FILE, threads, prepared=True, prepack=prepack
+                    )
+                except ModelLoadError:
+                    session = None  # another onnxruntime may not read it: the original will do
+            if session is None:
+                model_file = model_file or MODEL_FILE
+                prepared = model_file == PREPARED_FILE
+                session = _session(folder, model_file, threads, prepared=prepared, prepack=prepack)
+                if model_file == MODEL_FILE and published_digest:
+                    digest = published_digest
+        finally:
+            reader.join()
+            # A bad tokenizer is named first, as when it was read before the session.
+            if read and isinstance(read[0], ModelLoadError):
+                raise read[0] from None
+        if not read:  # the thread was stopped by what stops the process
+            raise ModelLoadError(folder, "tokenizer.json", "not read")
+        tokenizer = read[0]
+        # The hub's tokenizer.json cuts at the length the model was trained at (128 word pieces
+        # for all-MiniLM-L6-v2, its model card says); a question is cut there too.
+        trained = (tokenizer.truncation or {}).get("max_length")
+        # The hub's tokenizer.json pads every text to 128 tokens and cuts at 128;
+        # sentence-transformers cuts at max_seq_length and pads a batch to its longest text.
+        tokenizer.enable_truncation(max_tokens)
+        tokenizer.no_padding()
         names = {i.name for i in session.get_inputs()}
         if not {"input_ids", "attention_mask"} <= names:
             raise ModelLoadError(
@@ -388,17 +365,15 @@ class Embedder:
             )
         shape = session.get_outputs()[0].shape
         dimension = shape[-1] if shape and isinstance(shape[-1], int) else 0
-        embedder = cls(session, None, digest=digest, dimension=dimension, folder=folder)
+        embedder = cls(session, tokenizer, digest=digest, dimension=dimension, folder=folder)
         embedder.model_file = model_file or PREPARED_FILE
-        embedder._max_tokens = max_tokens
-        if loaded is not None:
-            embedder._tokenizer, embedder.query_tokens = loaded.tokenizer, loaded.query_tokens
+        if isinstance(trained, int) and 0 < trained < max_tokens:
+            embedder.query_tokens = trained
         if not dimension:
             embedder._dimension = int(embedder.embed(["dimension"]).shape[1])
         return embedder
 
     def _embed_one(self, text: str) -> Matrix:
-        self._tokens()  # which says how far a question is cut
         return self._run([text], self.query_tokens)
 
     def embed(
@@ -426,28 +401,17 @@ class Embedder:
             return np.zeros((0, self._dimension), dtype=np.float32)
         return out
 
-    def _tokens(self) -> Any:
-        """The tokenizer, read now if the model was loaded without it."""
-        if self._tokenizer is None:
-            loaded = QuestionTokenizer.from_folder(self.folder, self._max_tokens)
-            self._tokenizer, self.query_tokens = loaded.tokenizer, loaded.query_tokens
-        return self._tokenizer
-
     def _run(self, texts: list[str], tokens: int = 0) -> Matrix:
         """Mean pooling over the attention mask, then L2 normalisation; each text cut to
         ``tokens`` word pieces (0: the tokenizer's cut), its closing special tokens kept."""
-        tokenizer = self._tokens()
-        rows = [_cut(e.ids, e.special_tokens_mask, tokens) for e in tokenizer.encode_batch(texts)]
-        return self.embed_ids(rows)
-
-    def embed_ids(self, rows: Sequence[Sequence[int]]) -> Matrix:
-        """The unit-length vectors of texts given as word pieces (:meth:`QuestionTokenizer.ids`
-        of this model's folder), one row each: what embedding the texts gives, to the bit."""
         import numpy as np
 
+        rows = [
+            _cut(e.ids, e.special_tokens_mask, tokens) for e in self._tokenizer.encode_batch(texts)
+        ]
         width = max(len(r) for r in rows)
-        ids = np.zeros((len(rows), width), dtype=np.int64)
-        mask = np.zeros((len(rows), width), dtype=np.int64)
+        ids = np.zeros((len(texts), width), dtype=np.int64)
+        mask = np.zeros((len(texts), width), dtype=np.int64)
         for row, r in enumerate(rows):
             ids[row, : len(r)] = r
             mask[row, : len(r)] = 1

@@ -119,7 +119,7 @@ class InstalledModel:
     """The digest of the published weights' vectors when the prepared copy is quantised
     (``Embedder.from_folder(path, published_digest=…)`` names the published file by it)."""
 
-    def load(self, *, threads: int = 1, prepack: bool = False, tokenizer: bool = True) -> Embedder:
+    def load(self, *, threads: int = 1, prepack: bool = False) -> Embedder:
         """The loaded model (imports onnxruntime; see :meth:`Embedder.from_folder`).
 
         A quantised copy that does not load raises ``ModelLoadError`` rather than falling
@@ -133,7 +133,6 @@ class InstalledModel:
             model_file=PREPARED_FILE if self.quantised else None,
             threads=threads,
             prepack=prepack,
-            tokenizer=tokenizer,
         )
 
     def to_json(self) -> dict[str, Any]:
