@@ -11,9 +11,9 @@ with the child refused (``can_fork`` false: the model loaded in process, as befo
 and ``--no-semantic``. Beside the wall time, which a busy machine makes meaningless for a
 parallel path, each forked run reports its CPU critical path, from CPU clocks:
 the parent's CPU until the fork, then the longer of the parent's CPU from the fork until it
-waits for the answer and the child's main thread (its threads, the vectors' decoding and the
-tokenizer's reading, overlapped: on a second core, which is free only once the parent waits),
-then the parent's CPU after the answer. On an idle machine with two cores that is the wall
+waits for the answer and the child's main thread (its threads, the vectors' decoding,
+overlapped: on a second core, which is free only once the parent waits), then the parent's
+CPU after the answer. On an idle machine with two cores that is the wall
 time, less process start and exit. Goal (issue 14): cold one-shot with the re-rank ≤ 400 ms.
 """
 
@@ -64,7 +64,7 @@ else:
         parent["answered"] = time.process_time()
         return out
     run, join = threading.Thread.run, threading.Thread.join
-    def timed_run(self):  # the vectors' decoding, the tokenizer read beside the session
+    def timed_run(self):  # the vectors' decoding (the longest, if there are more threads)
         t = time.thread_time()
         run(self)
         child["thread"] = max(child.get("thread", 0.0), time.thread_time() - t)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -127,7 +126,10 @@ from int8 weights when asked for (:func:`quantise_model`): 23 MB instead of 90. 
 kept (2026-12-01, the same graph, the same bits): saved in onnxruntime's ORT format
 (``session.save_model_format``), it loads in 290-360 ms of CPU instead of 17-30, with
 ``session.use_ort_model_bytes_for_initializers`` too; loaded from bytes with
-``session.use_ort_model_bytes_directly``, onnxruntime 1.32 crashed (a segmentation fault)."""
+``session.use_ort_model_bytes_directly``, onnxruntime 1.32 crashed (a segmentation fault).
+Nor is ``tokenizer.json`` read in a thread beside the making of the session: ``from_file``
+holds the GIL, and so does onnxruntime for part of a session's making; measured, the two ran
+one after the other (88-103 ms in a thread, 77-102 without, CPU time equal to wall time)."""
 _PREPARED_DATA = "model.prepared.data"
 
 
@@ -313,42 +315,10 @@ class Embedder:
         max_tokens = _DEFAULT_MAX_TOKENS
         if isinstance(settings, dict) and isinstance(settings.get("max_seq_length"), int):
             max_tokens = settings["max_seq_length"]
-        # Tokenizer.from_file holds the GIL and onnxruntime releases it while it makes the
-        # session: read beside it, the tokenizer costs no time where a second core is free (a
-        # one-shot search's child, once its parent has searched, see index.semantic.forked).
-        read: list[Any] = []
-
-        def read_tokenizer() -> None:
-            try:
-                read.append(Tokenizer.from_file(str(folder / "tokenizer.json")))
-            except Exception as exc:  # tokenizers raises its own Exception subclass
-                read.append(ModelLoadError(folder, "tokenizer.json", f"not a tokenizer ({exc})"))
-
-        reader = threading.Thread(target=read_tokenizer, name="tokenizer.json")
-        reader.start()
         try:
-            session = None
-            if model_file is None and (folder / PREPARED_FILE).is_file():
-                try:
-                    session = _session(
-                        folder, PREPARED_FILE, threads, prepared=True, prepack=prepack
-                    )
-                except ModelLoadError:
-                    session = None  # another onnxruntime may not read it: the original will do
-            if session is None:
-                model_file = model_file or MODEL_FILE
-                prepared = model_file == PREPARED_FILE
-                session = _session(folder, model_file, threads, prepared=prepared, prepack=prepack)
-                if model_file == MODEL_FILE and published_digest:
-                    digest = published_digest
-        finally:
-            reader.join()
-            # A bad tokenizer is named first, as when it was read before the session.
-            if read and isinstance(read[0], ModelLoadError):
-                raise read[0] from None
-        if not read:  # the thread was stopped by what stops the process
-            raise ModelLoadError(folder, "tokenizer.json", "not read")
-        tokenizer = read[0]
+            tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        except Exception as exc:  # tokenizers raises its own Exception subclass
+            raise ModelLoadError(folder, "tokenizer.json", f"not a tokenizer ({exc})") from None
         # The hub's tokenizer.json cuts at the length the model was trained at (128 word pieces
         # for all-MiniLM-L6-v2, its model card says); a question is cut there too.
         trained = (tokenizer.truncation or {}).get("max_length")
@@ -356,6 +326,18 @@ class Embedder:
         # sentence-transformers cuts at max_seq_length and pads a batch to its longest text.
         tokenizer.enable_truncation(max_tokens)
         tokenizer.no_padding()
+        session = None
+        if model_file is None and (folder / PREPARED_FILE).is_file():
+            try:
+                session = _session(folder, PREPARED_FILE, threads, prepared=True, prepack=prepack)
+            except ModelLoadError:
+                session = None  # another onnxruntime may not read it: the original will do
+        if session is None:
+            model_file = model_file or MODEL_FILE
+            prepared = model_file == PREPARED_FILE
+            session = _session(folder, model_file, threads, prepared=prepared, prepack=prepack)
+            if model_file == MODEL_FILE and published_digest:
+                digest = published_digest
         names = {i.name for i in session.get_inputs()}
         if not {"input_ids", "attention_mask"} <= names:
             raise ModelLoadError(
