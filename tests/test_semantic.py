@@ -446,6 +446,20 @@ def test_import_of_a_corrupt_onnx_installs_nothing(tmp_path: Path) -> None:
     assert not (tmp_path / "home" / "models" / "model").exists()
 
 
+def test_a_bad_tokenizer_is_named_before_a_bad_model(tmp_path: Path) -> None:
+    from index.semantic import Embedder, ModelLoadError
+
+    folder = _tiny_model(tmp_path / "model")
+    with pytest.raises(ModelLoadError) as info:
+        Embedder.from_folder(folder)
+    assert info.value.file == "onnx/model.onnx" and "cannot be loaded" in info.value.reason
+    (folder / "tokenizer.json").write_text("{not a tokenizer", encoding="utf-8")
+    with pytest.raises(ModelLoadError) as info:
+        Embedder.from_folder(folder)
+    assert info.value.file == "tokenizer.json" and "not a tokenizer" in info.value.reason
+    assert info.value.__suppress_context__  # raised from None: no tokenizers traceback
+
+
 def test_import_with_a_wrong_expected_hash(tmp_path: Path) -> None:
     store = ModelStore(tmp_path / "home")
     with pytest.raises(ModelCheckError, match="sha256 is") as info:

@@ -122,7 +122,14 @@ Measured on one busy machine, side by side: a session from the published file lo
 in 35 ms; from the prepared copy with repacking, 160 ms and 33 ms; without repacking, 28 ms
 and 71 ms. A one-shot command embeds one question, so it skips the repacking (``prepack``);
 a process that embeds many texts (a server, a build) repacks. A model store's copy is made
-from int8 weights when asked for (:func:`quantise_model`): 23 MB instead of 90."""
+from int8 weights when asked for (:func:`quantise_model`): 23 MB instead of 90. Tried and not
+kept (2026-12-01, the same graph, the same bits): saved in onnxruntime's ORT format
+(``session.save_model_format``), it loads in 290-360 ms of CPU instead of 17-30, with
+``session.use_ort_model_bytes_for_initializers`` too; loaded from bytes with
+``session.use_ort_model_bytes_directly``, onnxruntime 1.32 crashed (a segmentation fault).
+Nor is ``tokenizer.json`` read in a thread beside the making of the session: ``from_file``
+holds the GIL, and so does onnxruntime for part of a session's making; measured, the two ran
+one after the other (88-103 ms in a thread, 77-102 without, CPU time equal to wall time)."""
 _PREPARED_DATA = "model.prepared.data"
 
 
