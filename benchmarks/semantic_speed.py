@@ -18,7 +18,9 @@ package); every figure of the re-rank is printed for each, the runs interleaved.
 2. Warm: p50/p95 in one process with everything loaded, over the real questions and ours:
    search alone, and search then the re-rank (question embedding included, each question new);
    with ``--before``, the same in two processes kept warm, the other version's and this one's,
-   asked each question in turn, with their answers compared.
+   asked each question in turn, with their answers compared; then the re-rank of questions new
+   to search too, the question embedded one step after search, in a thread beside it, and so
+   with the model on two threads.
 3. Memory: peak resident memory of the cold runs.
 4. Vectors: file size per dtype, time to read and decode them, and how fast passages embed.
 
@@ -291,6 +293,58 @@ def _warm(homes: dict[str, Path]) -> None:
         )
 
 
+_WAYS = {
+    "one after the other": (False, 1),
+    "overlapped": (True, 1),
+    "overlapped, 2 threads": (True, 2),
+}
+"""How a kept-warm edition's question may be embedded: (``SemanticSearch.overlap``, the model's
+intra-op threads)."""
+
+
+def _warm_new(home: Path) -> None:
+    """Re-ranked ``Edition.search`` of questions new to search too (as a server meets them;
+    section 2 asks each lexically first, which fills search's caches), one edition kept warm per
+    way of embedding (:data:`_WAYS`), asked each question in turn, the order turning; their
+    answers compared."""
+    from index.edition import open_edition
+
+    eds = {}
+    for way, (overlap, threads) in _WAYS.items():
+        ed = open_edition(None, store=EditionStore(home)).keep_warm()
+        semantic = ed._semantic
+        assert semantic is not None
+        semantic.overlap, semantic.threads = overlap, threads
+        eds[way] = ed
+    questions = [q.text for q in read_real_questions()] + [q.text for q in read_questions()]
+    for ed in eds.values():
+        for q in questions[:20]:
+            ed.search(q + " warm")
+    walls: dict[str, list[float]] = {way: [] for way in eds}
+    differ = 0
+    for i, q in enumerate(questions):
+        ways = list(eds)
+        ways = ways[i % len(ways) :] + ways[: i % len(ways)]
+        answers = set()
+        for way in ways:
+            start = time.perf_counter()
+            found = eds[way].search(q)
+            walls[way].append(time.perf_counter() - start)
+            answers.add(repr([(r.id, r.score) for r in found.results]))
+        differ += len(answers) > 1
+    for ed in eds.values():
+        ed.close()
+
+    def p(xs: list[float], q: float) -> float:
+        xs = sorted(xs)
+        return xs[min(len(xs) - 1, int(q * len(xs)))] * 1000
+
+    print(f"2c. warm, re-ranked, {len(questions)} questions new to search too (ms): p50 / p95")
+    for way, xs in walls.items():
+        print(f"   {way:<24}{p(xs, 0.5):6.1f} / {p(xs, 0.95):6.1f}")
+    print(f"   questions whose answers differ between the ways: {differ}")
+
+
 def _warm_before(home: Path, before: Path) -> None:
     """Warm figures of ``before``'s judge and this one, each in a process of its own kept
     warm, asked the same question in turn (the load falls on both alike); their answers
@@ -453,6 +507,8 @@ def main(argv: list[str] | None = None) -> int:
             _cold(homes, args.runs, question, args.without_extra, args.before)
             print(f"   (load average {os.getloadavg()[0]:.1f})")
         _warm(homes)
+        print(f"   (load average {os.getloadavg()[0]:.1f})")
+        _warm_new(next(iter(homes.values())))
         print(f"   (load average {os.getloadavg()[0]:.1f})")
         if args.before is not None:
             _warm_before(next(iter(homes.values())), args.before)
