@@ -61,18 +61,10 @@ def features(
     weight: float,
 ) -> list[list[float]]:
     """One row of :data:`NAMES` per candidate (``body``, the lexical pool's, then ``added``)."""
+    from index.semantic.reranking import normalised
+
     candidates = [*body, *added]
-    lexical = [max(h.score, 0.0) for h in body] + [0.0] * len(added)
-    best = max(lexical) if lexical else 0.0
-    if best > 0:
-        lexical = [x / best for x in lexical]
-    where = [position.get(h.id) for h in candidates]
-    known = [float(similarities[i]) for i in where if i is not None]
-    low = min(known) if known else 0.0
-    raw = [float(similarities[i]) if i is not None else low for i in where]
-    bottom = min(raw) if raw else 0.0
-    spread = max(raw) - bottom if raw else 0.0
-    cos = [(c - bottom) / spread for c in raw] if spread > 0 else [0.0] * len(raw)
+    _, lexical, raw, cos = normalised(similarities, position, body, added)
     by_cos = sorted(range(len(cos)), key=lambda j: -cos[j])
     cos_rank = [0.0] * len(cos)
     for r, j in enumerate(by_cos):

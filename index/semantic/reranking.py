@@ -195,6 +195,26 @@ def _nearest_positions(sims: Any, n: int) -> Any:
     return inside[np.argsort(-sims[inside], kind="stable")][:n]
 
 
+def normalised(
+    similarities: Cosines, position: Mapping[str, int], body: Sequence[Hit], added: Sequence[Hit]
+) -> tuple[list[int | None], list[float], list[float], list[float]]:
+    """What :func:`combine` weighs, for its candidates (``body``, the pool's, then ``added``):
+    their positions in ``similarities``, lexical scores over the best (0 for ``added``), raw
+    cosines (the lowest for a document without a vector) and cosines min-max normalised."""
+    lexical = [max(h.score, 0.0) for h in body] + [0.0] * len(added)
+    best = max(lexical) if lexical else 0.0
+    if best > 0:
+        lexical = [x / best for x in lexical]
+    where = [position.get(h.id) for h in [*body, *added]]
+    known = [float(similarities[i]) for i in where if i is not None]
+    low = min(known) if known else 0.0
+    raw = [float(similarities[i]) if i is not None else low for i in where]
+    bottom = min(raw) if raw else 0.0
+    spread = max(raw) - bottom if raw else 0.0
+    cos = [(c - bottom) / spread for c in raw] if spread > 0 else [0.0] * len(raw)
+    return where, lexical, raw, cos
+
+
 def combine(
     similarities: Cosines,
     position: Mapping[str, int],
@@ -231,17 +251,7 @@ def combine(
             if len(added) >= add:
                 break
     candidates = body + added
-    lexical = [max(h.score, 0.0) for h in body] + [0.0] * len(added)
-    best = max(lexical) if lexical else 0.0
-    if best > 0:
-        lexical = [x / best for x in lexical]
-    where = [position.get(h.id) for h in candidates]
-    known = [float(similarities[i]) for i in where if i is not None]
-    low = min(known) if known else 0.0
-    cos = [float(similarities[i]) if i is not None else low for i in where]
-    bottom = min(cos) if cos else 0.0
-    spread = max(cos) - bottom if cos else 0.0
-    cos = [(c - bottom) / spread for c in cos] if spread > 0 else [0.0] * len(cos)
+    where, lexical, _, cos = normalised(similarities, position, body, added)
     combined = [(1.0 - weight) * x + weight * c for x, c in zip(lexical, cos, strict=True)]
     ranked = []
     for j in sorted(range(len(combined)), key=lambda j: -combined[j]):
