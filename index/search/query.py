@@ -207,7 +207,7 @@ _SYNTAX_RE = LazyPattern(r"(?<!\w)'")
 _OPERATOR_WORDS = frozenset(["and", "or", "not", "andnot", "andmaybe"])
 _OPERATORS = frozenset(["NOT", "ANDNOT", "ANDMAYBE", "REQUIRE"])
 """The parser's operators but AND and OR, which :func:`direct_query` reads; in capitals only:
-"Or" and "Not" are words to it ("...? Or can I" is a fifth of the real questions' parses)."""
+"Or" and "Not" are words to it ("...? Or can I": 3 of the 5 real questions it parsed)."""
 
 
 _QUERY_TOKEN_RE = LazyPattern(r'"[^"]*"|[()]|[^\s()"]+')
