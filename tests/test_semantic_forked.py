@@ -142,17 +142,26 @@ def real_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return home
 
 
-def _run(home: Path, mode: str = "ok", questions: list[str] = QUESTIONS) -> dict[str, object]:
+def run_python(
+    script: str, home: Path, *args: str, ci: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """``python -c SCRIPT ARGS`` in the project's folder with ``home`` as the data folder
+    (and, unless ``ci``, without CI set: the script may skip)."""
     env = {**os.environ, "JUDGE_HOME": str(home)}
-    env.pop("CI", None)
-    out = subprocess.run(
-        [sys.executable, "-c", RUN, mode, json.dumps(questions)],
+    if not ci:
+        env.pop("CI", None)
+    return subprocess.run(
+        [sys.executable, "-c", script, *args],
         env=env,
         capture_output=True,
         text=True,
         timeout=300,
         cwd=ROOT,
     )
+
+
+def _run(home: Path, mode: str = "ok", questions: list[str] = QUESTIONS) -> dict[str, object]:
+    out = run_python(RUN, home, mode, json.dumps(questions), ci=False)
     assert out.returncode == 0, out.stderr
     data: dict[str, object] = json.loads(out.stdout)
     return data

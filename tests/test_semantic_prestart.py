@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,9 +18,7 @@ import pytest
 
 from judge_cli.launch import search_words
 
-from .test_semantic_forked import QUESTIONS, real_home
-
-ROOT = Path(__file__).resolve().parents[1]
+from .test_semantic_forked import QUESTIONS, real_home, run_python
 
 __all__ = ["real_home"]  # the fixture, shared with test_semantic_forked
 
@@ -121,16 +117,7 @@ sys.stderr.write("\\n" + json.dumps(record) + "\\n")
 
 def _launch(home: Path, args: list[str], mode: str = "ok") -> tuple[object, dict[str, object]]:
     """``judge ARGS`` in a fresh process as the installed program: its JSON, and a record."""
-    env = {**os.environ, "JUDGE_HOME": str(home)}
-    env.pop("CI", None)
-    out = subprocess.run(
-        [sys.executable, "-c", LAUNCH, mode, json.dumps(args)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
+    out = run_python(LAUNCH, home, mode, json.dumps(args), ci=False)
     record: dict[str, object] = json.loads(out.stderr.strip().splitlines()[-1])
     assert record.get("exit") in (0, None), out.stderr
     return json.loads(out.stdout), record
@@ -193,15 +180,7 @@ print(json.dumps({"reaped": reaped, "status": found.semantic_status}))
     import shutil
 
     shutil.copytree(real_home, home, copy_function=os.link, dirs_exist_ok=True)
-    env = {**os.environ, "JUDGE_HOME": str(home)}
-    out = subprocess.run(
-        [sys.executable, "-c", script, str(home)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
+    out = run_python(script, home, str(home))
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == {"reaped": True, "status": "current"}
 
@@ -215,15 +194,7 @@ ed = open_edition(None)
 assert forked.prestart(pathlib.Path(sys.argv[1]), ed.path, "legend rule")
 print(forked._early[0].pid)
 """
-    env = {**os.environ, "JUDGE_HOME": str(real_home)}
-    out = subprocess.run(
-        [sys.executable, "-c", script, str(real_home)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
+    out = run_python(script, real_home, str(real_home))
     assert out.returncode == 0, out.stderr
     pid = int(out.stdout)
     # Ended at exit (killed, then reaped): not still loading the model, nor a zombie.
@@ -255,17 +226,9 @@ assert (adopted[0] is not None) is early
 raw = [[r.id, r.score, r.similarity, r.lexical_score] for r in found.results]
 print(json.dumps({"raw": raw, "status": found.semantic_status, "early": sys.argv[2]}))
 """
-    env = {**os.environ, "JUDGE_HOME": str(real_home)}
     outs = []
     for mode in ("early", "in-process"):
-        out = subprocess.run(
-            [sys.executable, "-c", script, str(real_home), mode],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            cwd=ROOT,
-        )
+        out = run_python(script, real_home, str(real_home), mode)
         assert out.returncode == 0, out.stderr
         outs.append(json.loads(out.stdout))
     early, in_process = outs
