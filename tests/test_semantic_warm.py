@@ -3,7 +3,8 @@
 The fake encoder of test_semantic.py stands in for the model, as in test_semantic_search.py.
 What is tested: the same results with and without the overlap (a pasted post included: the
 question found in it is what is embedded), the thread's failure raised where the re-rank raises
-it (the same notice, search's results), a thread that cannot start, and a query search refuses.
+it (the same notice, search's results), a thread that cannot start, a query search refuses, and
+vectors found to be of another model than the one loaded.
 """
 
 from __future__ import annotations
@@ -233,3 +234,26 @@ def test_the_real_model_gives_the_same_results_with_and_without_the_overlap(
         assert semantic._pool is not None
     finally:
         ed.close()
+
+
+@pytest.mark.parametrize("overlap", [False, True])
+def test_vectors_found_to_be_of_another_model_give_search_s_results_and_the_notice(
+    home: tuple[Path, FakeEncoder],  # noqa: F811
+    overlap: bool,
+) -> None:
+    # The vectors were current when looked at, and the model loaded is another (its file or
+    # the vectors' replaced in between): the re-rank refuses, and search answers alone.
+    root, _ = home
+    encoder = RecordingEncoder()
+    ed, said = _warm(root, encoder, overlap=overlap)
+    assert ed.build_vectors() is True
+    question = "creature toughness zero graveyard"
+    lexical = ed.search(question, semantic=False)
+    encoder._digest = "fake-model-2"
+    found = ed.search(question)
+    ed.close()
+    assert found.semantic_status == "error"
+    assert [repr(r) for r in found.results] == [repr(r) for r in lexical.results]
+    assert len(said) == 1
+    assert said[0].startswith("Warning: the semantic re-rank is off (")
+    assert said[0].endswith("semantic.vec: it was made with another model).")

@@ -153,12 +153,15 @@ def rerank(
     The first ``keep`` hits stay where they are (a rule the question named by number); hits
     past ``keep + depth`` follow the re-ranked ones in their order. ``make`` builds a hit for a
     document id the pool lacks; without it, nothing is added. Scores of the re-ranked hits are
-    replaced by the combined score (0–1). Raises ``ValueError`` when ``vectors`` were made by
-    another model than ``model``.
+    replaced by the combined score (0–1). Raises
+    :class:`~index.semantic.vectors.VectorsError` when ``vectors`` were made by another model
+    than ``model`` (their file was replaced after it was found current: a search answers alone).
     """
 
     if vectors.model != model.digest:
-        raise ValueError("the vectors were made with another model")
+        from .vectors import VectorsError
+
+        raise VectorsError(vectors.path, "it was made with another model")
     if not pool[keep : keep + depth] and (make is None or add <= 0):
         return list(pool)
     sims = vectors.similarities(_question_vector(model, question))
