@@ -81,7 +81,7 @@ def phrasings_removed() -> Iterator[None]:
     try:
         yield
     finally:
-        ph._files = saved  # type: ignore[assignment]
+        ph._files = saved
 
 
 class Lexical:
@@ -353,5 +353,5 @@ def load_model(args: argparse.Namespace) -> tuple[object, object] | None:
         print(f"semantic engines skipped: {exc}")
         return None
     # Remember every question (sweeps ask each one many times).
-    model.embed_query = functools.lru_cache(maxsize=None)(model.embed_query.__wrapped__)
+    model.embed_query = functools.lru_cache(maxsize=None)(model._embed_one)
     return model, RememberingEncoder(model, args.cache)

@@ -37,10 +37,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from index.citecheck import check_citations, find_citations
+from index.citecheck import Citation, check_citations, find_citations
 from index.diff import match_documents
 from index.model import Document
-from index.numbers import find_references, parse_rule_number
+from index.numbers import RuleNumber, find_references, parse_rule_number
 from index.reader import read_cr_path
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -139,8 +139,8 @@ def _without(doc: Document, removed: set[str]) -> Document:
 
 
 def _ancestry(number: str) -> set[str]:
-    out = set()
-    node = parse_rule_number(number)
+    out: set[str] = set()
+    node: RuleNumber | None = parse_rule_number(number)
     while node is not None:
         out.add(str(node))
         node = node.parent()
@@ -360,7 +360,7 @@ def verdicts(cases: list[Case], doc: Document) -> list[Result]:
     Each case's text is one line of a long text (its neighbours on the line are checked too),
     so that an index is built once per document, as ``judge cite-check`` does.
     """
-    citations = []
+    citations: list[Citation] = []
     wanted = []
     for line, case in enumerate(cases, start=1):
         found = [dataclasses.replace(c, line=line) for c in find_citations(case.text)]
@@ -455,7 +455,7 @@ def main() -> int:
             for _, cases in sorted(folds.items()):
                 # The citing rules' own versions in the newer edition (a glossary entry keeps
                 # its term); never the old numbers, which may name other rules now.
-                removed = {_twin(matching.forward, c.origin) for c in cases} - {None}
+                removed = {t for c in cases if (t := _twin(matching.forward, c.origin)) is not None}
                 kept = [c for c in cases if not (_ancestry(c.number) & removed)]
                 results.extend(verdicts(kept, _without(docs[new], removed)))
     rulings = ruling_texts()
@@ -478,8 +478,12 @@ def main() -> int:
     for name in sorted(groups):
         print(f"{name}  {_figures(groups[name])}")
     held_out = [r for r in results if not (r[0].edition == TUNING and r[0].source == "cr")]
-    prose = [r for r in held_out if _kind_of(r[0]) != "title"]
-    for name, rows in (("held-out", held_out), ("held-out prose", prose), ("everything", results)):
+    in_prose = [r for r in held_out if _kind_of(r[0]) != "title"]
+    for name, rows in (
+        ("held-out", held_out),
+        ("held-out prose", in_prose),
+        ("everything", results),
+    ):
         print(f"{name:27s}  {_figures(rows)}")
         if not args.only and not args.tuning:
             precision, recall, alarms = BASELINE[name]
@@ -489,8 +493,8 @@ def main() -> int:
             )
     if args.show:
         misses = [c for c, s, _ in results if c.wrong and s != "suspicious"]
-        alarms = [c for c, s, _ in results if not c.wrong and s == "suspicious"]
-        for title, cases in (("false alarms", alarms), ("missed", misses)):
+        raised = [c for c, s, _ in results if not c.wrong and s == "suspicious"]
+        for title, cases in (("false alarms", raised), ("missed", misses)):
             print(f"\n{title}:")
             for c in cases[: args.show]:
                 print(f"  {c.source} {c.edition} {c.origin} cites {c.number}: {c.text[:200]}")

@@ -152,9 +152,9 @@ def _one(
         parent = json.loads(record.read_text())
         child_file = Path(str(record) + ".child")
         child = json.loads(child_file.read_text()) if child_file.is_file() else {}
-        path = _critical(parent, child)
-        if path is not None:
-            out["critical"] = path
+        critical = _critical(parent, child)
+        if critical is not None:
+            out["critical"] = critical
             out.update({f"part {k}": v for k, v in (_parts(parent, child) or {}).items()})
     return out
 
