@@ -158,8 +158,11 @@ def plural(count: int, word: str, words: str | None = None) -> str:
 
 
 def emit_json(obj: Any) -> None:
-    """Prints ``obj`` as JSON (UTF-8, indented, keys in the order given)."""
-    click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
+    """Prints ``obj`` as JSON (UTF-8, indented, keys in the order given), its control
+    characters escaped (:func:`~judge_cli.render.safe_json`)."""
+    from .render import safe_json
+
+    click.echo(safe_json(json.dumps(obj, ensure_ascii=False, indent=2)))
 
 
 def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:

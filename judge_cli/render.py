@@ -26,6 +26,7 @@ __all__ = [
     "prepare_streams",
     "render_markdown",
     "safe",
+    "safe_json",
     "show",
     "style",
     "to_plain",
@@ -38,10 +39,11 @@ MAX_WIDTH = 80
 # Control characters that text from a file must not send to a terminal: C0 and C1 controls but
 # newline and tab (ESC starts colour, clear-screen, OSC 52 clipboard writes and window titles),
 # and the bidirectional overrides and isolates (U+202E makes text read backwards). Each is shown
-# as its escape instead, so nothing is lost and nothing acts.
+# as its escape instead, so nothing is lost and nothing acts. So is a lone surrogate (a command
+# line's undecodable byte, "\\udcff", or JSON's "\\ud800"), which no terminal's encoding takes.
 _UNSAFE = [*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, *range(0x80, 0xA0)]
 _UNSAFE += [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
-_SAFE_TABLE = {c: (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in _UNSAFE}
+_UNSAFE += range(0xD800, 0xE000)
 _UNSAFE_CHARS = frozenset(map(chr, _UNSAFE))
 _LONG = 4096
 """From this length on, :func:`safe` searches with a pattern rather than the set."""
@@ -49,21 +51,46 @@ _LONG = 4096
 
 @functools.cache
 def _unsafe_re() -> re.Pattern[str]:
-    return re.compile("[" + "".join(re.escape(chr(c)) for c in _UNSAFE) + "]")
+    runs: list[list[int]] = []
+    for c in sorted(_UNSAFE):
+        if runs and runs[-1][1] == c - 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+    return re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in runs) + "]")
 
 
-def safe(text: str) -> str:
-    """``text`` with its control characters shown as escapes (``\\x1b``), never acted on."""
+def _is_clean(text: str) -> bool:
     # The usual case is nothing to replace. A short text (each line ``judge rule`` prints) is
     # checked against the set: compiling the pattern costs more than a one-shot command's
     # every check; a long one is searched, which is quicker per character.
     if len(text) < _LONG:
-        clean = _UNSAFE_CHARS.isdisjoint(text)
-    else:
-        clean = _unsafe_re().search(text) is None
-    if clean:
-        return text
-    return text.translate(_SAFE_TABLE)
+        return _UNSAFE_CHARS.isdisjoint(text)
+    return _unsafe_re().search(text) is None
+
+
+def safe(text: str) -> str:
+    """``text`` with its control characters shown as escapes (``\\x1b``), never acted on."""
+    return text if _is_clean(text) else text.translate(_table(json=False))
+
+
+@functools.cache
+def _table(*, json: bool) -> dict[int, str]:
+    """Each unsafe character's escape (built when first needed: 2 ms, most runs never do)."""
+    if json:
+        return {c: f"\\u{c:04x}" for c in _UNSAFE}
+    return {c: (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in _UNSAFE}
+
+
+def safe_json(text: str) -> str:
+    """JSON text (``json.dumps(..., ensure_ascii=False)``) with the characters :func:`safe`
+    escapes written as JSON's ``\\u`` escapes: the same data once parsed, nothing acted on.
+
+    ``json.dumps`` escapes C0 controls itself, but not C1 controls (U+009B starts a control
+    sequence in some terminals), the bidirectional overrides, or lone surrogates (which the
+    output's encoder refuses). Outside its strings, JSON text is ASCII.
+    """
+    return text if _is_clean(text) else text.translate(_table(json=True))
 
 
 # What a terminal that cannot show a character gets instead (Latin-1 and code page 437 have no

@@ -50,10 +50,12 @@ def evil_home(judge_home: Path, tmp_path: Path) -> Path:
     "argv",
     [
         ["rule", "704.5j"],
+        ["rule", "704.5j", "--json"],
         ["rule", "704.5"],
         ["define", "legend rule"],
         ["search", "legend"],
         ["search", "legend", "--in", "all"],
+        ["search", "legend", "--json"],
         ["history", "704.5j"],
         ["notes"],
     ],
@@ -69,6 +71,26 @@ def test_the_escapes_are_shown_not_dropped(evil_home: Path) -> None:
     assert "\\x1b[2J\\x1b]52;c;aGk=\\x07" in out and "\\u202e" in out
     rule = json.loads(run("rule", "704.5j", "--json")[1])["rules"][0]
     assert rule["text"].startswith(EVIL)  # JSON keeps the text as stored, escaped by JSON
+
+
+def test_json_keeps_the_data_and_escapes_what_json_dumps_leaves() -> None:
+    from judge_cli.render import safe_json
+
+    data = {"text": f"{EVIL} \x9b[31m C1, \ud800 a lone surrogate, \t\u00e9\u2019 kept"}
+    out = safe_json(json.dumps(data, ensure_ascii=False))
+    assert json.loads(out) == data
+    assert _is_harmless(out) and "\ud800" not in out
+    assert "\\u009b[31m" in out and "\\u202e" in out and "\u00e9\u2019" in out
+    out.encode("utf-8")  # a lone surrogate cannot be printed; its escape can
+
+
+def test_an_undecodable_byte_on_the_command_line_is_shown_escaped(evil_home: Path) -> None:
+    # A byte that is not UTF-8 reaches Python as a lone surrogate ("\xff" as "\udcff").
+    for argv in (["search", "legend \udcff rule"], ["search", "legend \udcff", "--json"]):
+        code, out = run(*argv)
+        assert code == 0 and "legend \\udcff" in out and "\udcff" not in out
+    code, out = run("define", "legend\udcff")
+    assert "\udcff" not in out and "Traceback" not in out
 
 
 def test_terminal_rendering_is_harmless_too() -> None:

@@ -799,3 +799,30 @@ def test_a_board_with_cards_reads_back_the_same(
     assert read(json.dumps(board.to_dict())) == board
     final = replay(board, Document(edition="2025-02-07")).final
     assert read(json.dumps(final.to_dict())) == final
+
+
+def test_a_lone_surrogate_in_a_board_is_shown_escaped_by_the_cli_and_the_server(
+    home: Path, tmp_path: Path
+) -> None:
+    # JSON's "\ud800" reads as a lone surrogate, which neither SQLite nor UTF-8 output takes:
+    # the lookup folds it away, the text shows it as its escape, JSON as JSON's escape.
+    pytest.importorskip("starlette", reason="the serve extra is not installed")
+    pytest.importorskip("uvicorn", reason="the serve extra is not installed")
+    from .servefixture import fetch, running
+
+    board = '{"players": ["Alice"], "objects": [{"id": "x", "card": "Platnum Angel\\ud800"}]}'
+    path = write(tmp_path, "board.json", board)
+    text = CliRunner().invoke(judge, ["check", path])
+    assert text.exit_code == 1 and "Traceback" not in text.output
+    assert "Platnum Angel\\ud800" in text.output and "did you mean 'Platinum Angel'" in text.output
+    as_json = CliRunner().invoke(judge, ["check", path, "--json"])
+    assert as_json.exit_code == 1 and as_json.output == text.output  # errors are text
+    found = write(tmp_path, "found.json", board.replace("Platnum", "Platinum"))
+    answer = CliRunner().invoke(judge, ["check", found, "--json"])
+    assert answer.exit_code == 0, answer.output
+    assert '"Platinum Angel\\ud800"' in answer.output
+    with running(home) as base:
+        refused = fetch(base, "/api/check", method="POST", body=board.encode())
+        served = fetch(base, "/api/check", method="POST", body=Path(found).read_bytes())
+    assert refused.status == 400 and "Platnum Angel\\ud800" in refused.json()["error"]
+    assert served.status == 200 and served.json() == json.loads(answer.output)

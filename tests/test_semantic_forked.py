@@ -80,6 +80,7 @@ QUESTIONS = [
     "rule 704.5 and a creature with toughness 0",
     "qwxzv",
     "Hi all, long time lurker. " * 30 + "My creature has 0 toughness, what happens to it?",
+    "creature toughness \udcff zero",  # a command line's undecodable byte
 ]
 
 RUN = """

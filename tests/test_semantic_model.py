@@ -108,6 +108,13 @@ def test_a_long_question_is_cut_at_the_model_s_trained_length(model: Embedder) -
 # --- judge model import ----------------------------------------------------------------------
 
 
+def test_a_lone_surrogate_is_embedded_as_the_replacement_character(model: Embedder) -> None:
+    # A command line's undecodable byte ("\\udcff"): the tokenizer refuses it as it is.
+    got = model.embed(["legend \udcff rule", "legend \ufffd rule"])
+    assert got[0].tobytes() == got[1].tobytes()
+    assert model.embed_query("\ud800").tobytes() == model.embed_query("\ufffd").tobytes()
+
+
 def _invoke(home: Path, args: list[str]) -> tuple[int, str]:
     result = CliRunner().invoke(cli, args, env={"JUDGE_HOME": str(home), "NO_COLOR": "1"})
     assert "Traceback" not in result.output

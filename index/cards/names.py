@@ -7,6 +7,8 @@ import unicodedata
 
 from glossary.fold import fold_text
 
+from ..decode import without_surrogates
+
 __all__ = ["fold_name", "loose_name", "split_name"]
 
 _SPACE_RE = re.compile(r"\s+")
@@ -21,6 +23,8 @@ def fold_name(name: str) -> str:
     """
     text = fold_text(name)
     if not text.isascii():
+        # A command line's undecodable byte ("\\udcff") is a character SQLite cannot encode.
+        text = without_surrogates(text)
         # NFKD splits "û" into "u" and a combining mark, which is then dropped; "Æther" was
         # printed before Oracle spelt it "Aether".
         text = "".join(

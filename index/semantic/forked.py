@@ -315,10 +315,12 @@ class Child:
         Raises :class:`~index.semantic.ModelLoadError`, :class:`~index.semantic.VectorsError`
         or :class:`~index.semantic.SemanticUnavailableError` as the in-process path would.
         """
+        from ..decode import without_surrogates
+
         try:
             # A question (5,000 characters at most) fits a pipe's buffer: never wait on it.
             os.set_blocking(self._ask, False)
-            view = memoryview(question.encode("utf-8"))
+            view = memoryview(without_surrogates(question).encode("utf-8"))
             while view:
                 view = view[os.write(self._ask, view) :]
             os.close(self._ask)

@@ -388,9 +388,11 @@ class Embedder:
         ``tokens`` word pieces (0: the tokenizer's cut), its closing special tokens kept."""
         import numpy as np
 
-        rows = [
-            _cut(e.ids, e.special_tokens_mask, tokens) for e in self._tokenizer.encode_batch(texts)
-        ]
+        from ..decode import without_surrogates
+
+        # The tokenizer refuses a lone surrogate (a command line's undecodable byte).
+        encoded = self._tokenizer.encode_batch([without_surrogates(t) for t in texts])
+        rows = [_cut(e.ids, e.special_tokens_mask, tokens) for e in encoded]
         width = max(len(r) for r in rows)
         ids = np.zeros((len(texts), width), dtype=np.int64)
         mask = np.zeros((len(texts), width), dtype=np.int64)

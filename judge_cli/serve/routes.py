@@ -157,7 +157,10 @@ def json_response(data: Any, status: int = 200, headers: dict[str, str] | None =
     """Compact UTF-8 JSON (the same data as the CLI's ``--json``, without its indentation)."""
     from starlette.responses import Response
 
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    from ..render import safe_json
+
+    # Escaped as the CLI's are: a lone surrogate (JSON's "\ud800" sent back) cannot be UTF-8.
+    body = safe_json(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
     return Response(body, status, headers=headers, media_type="application/json")
 
 
