@@ -42,6 +42,7 @@ from .rank import (
     prune,
     redirects,
 )
+from .proximity import proximity, question_pairs
 from .results import SearchResult, SearchResults, rule_record, snippet_of
 from .scoring import top
 from .source import OpenIndex
@@ -337,7 +338,11 @@ class Searcher:
             hits = [h for h in hits if names_a_card(h[1], text)]
         wanted = frozenset(str(t) for f, t in q.iter_all_terms() if f in FIELDS)
         if len(words) > 1:
-            hits = [(s * coverage(f, words) ** COORDINATION, f) for s, f in hits]
+            pairs = question_pairs(text, words)
+            hits = [
+                (s * coverage(f, words) ** COORDINATION * proximity(f, pairs), f)
+                for s, f in hits
+            ]
             # Each later step keeps the order when it changes nothing.
             hits.sort(key=lambda h: -h[0])
         hits = phrasings_to_rules(hits)

@@ -1,0 +1,107 @@
+"""Word order in the coverage re-rank: a hit with the question's words side by side gains.
+
+The coverage re-rank (:func:`index.search.rank.coverage`) counts a question's words as a bag:
+"combat damage" or "mana ability" scores the same in a rule that has the two words apart as in
+one that says them together. A sequential-dependence factor (Metzler & Croft 2005) adds the
+order back: each pair of adjacent content words of the question (stop words and words the
+query dropped left out, the stems :func:`index.search.rank.concepts` counts) is looked for in a
+hit's term, title, body and phrasing, the two stems at most :data:`WINDOW` words apart (stop
+words not counted), in either order. A hit's score is multiplied by
+``1 + PROXIMITY x`` (the idf-weighted share of the question's pairs it has), computed from
+the pool's stored text (no whoosh query) and remembered per document.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from .words import QUESTION_WORDS, stems
+
+PROXIMITY = 0.0
+"""How much a hit with all the question's pairs gains (x (1 + PROXIMITY)); 0 turns it off."""
+WINDOW = 1
+"""How far apart (in content words) a pair's two stems may be in a hit and still count."""
+TRIPLES = False
+"""Whether three adjacent content words count as well, beside the pairs."""
+ORDERED = False
+"""Whether a pair counts only in the question's order."""
+WEIGHT = "mean"
+"""A pair's weight from its two words' idf: ``mean``, ``min`` or ``one`` (every pair alike)."""
+BREAKS = frozenset(".?!;")
+"""Punctuation between two question words that keeps them from making a pair."""
+
+_STOP = QUESTION_WORDS | {"s", "t"}
+_FIELDS = ("term", "title", "body", "asked")
+
+Pair = tuple[str, ...]
+
+
+def _content(text: str) -> list[list[str]]:
+    """The stems of ``text``'s words without its stop words, in runs split at :data:`BREAKS`."""
+    runs: list[list[str]] = [[]]
+    end = 0
+    for stemmed, start, stop in stems(text):
+        if any(c in BREAKS for c in text[end:start]) and runs[-1]:
+            runs.append([])
+        end = stop
+        if text[start:stop].lower() not in _STOP:
+            runs[-1].append(stemmed)
+    return [r for r in runs if r]
+
+
+def _grams(seq: list[str], window: int, triples: bool, ordered: bool) -> set[Pair]:
+    out: set[Pair] = set()
+    n = len(seq)
+    for i in range(n):
+        for j in range(i + 1, min(n, i + 1 + window)):
+            a, b = seq[i], seq[j]
+            out.add((a, b) if ordered or a <= b else (b, a))
+            if triples:
+                for k in range(j + 1, min(n, j + 1 + window)):
+                    out.add((a, b, seq[k]) if ordered else tuple(sorted((a, b, seq[k]))))
+    return out
+
+
+@functools.lru_cache(maxsize=16_384)
+def _grams_of(texts: tuple[str, ...], window: int, triples: bool, ordered: bool) -> frozenset[Pair]:
+    """The pairs (and triples) within ``window`` in a document's fields, remembered per
+    document: the same rules come back in many questions' pools."""
+    out: set[Pair] = set()
+    for text in texts:
+        if text:
+            for run in _content(text):
+                out |= _grams(run, window, triples, ordered)
+    return frozenset(out)
+
+
+def question_pairs(
+    text: str, concepts: list[tuple[frozenset[str], float]]
+) -> list[tuple[Pair, float]]:
+    """The question's adjacent content words (pairs, and triples if :data:`TRIPLES`) with their
+    weights; only words the query searches for count (:func:`index.search.rank.concepts`)."""
+    idf: dict[str, float] = {}
+    for group, weight in concepts:
+        for s in group:
+            idf[s] = max(idf.get(s, 0.0), weight)
+    out: dict[Pair, float] = {}
+    for run in _content(text):
+        seq = [s for s in run if s in idf]
+        for gram in _grams(seq, 1, TRIPLES, ORDERED):
+            if len(set(gram)) < len(gram):
+                continue
+            ws = [idf[s] for s in gram]
+            weight = min(ws) if WEIGHT == "min" else 1.0 if WEIGHT == "one" else sum(ws) / len(ws)
+            out[gram] = weight
+    return list(out.items())
+
+
+def proximity(fields: dict[str, Any], pairs: list[tuple[Pair, float]]) -> float:
+    """The factor a hit's score is multiplied by: ``1 + PROXIMITY x`` its weighted share of
+    ``pairs``; 1 without pairs."""
+    if not pairs or not PROXIMITY:
+        return 1.0
+    texts = tuple(str(fields.get(f) or "") for f in _FIELDS)
+    have = _grams_of(texts, WINDOW, TRIPLES, ORDERED)
+    total = sum(w for _, w in pairs) or 1.0
+    return 1.0 + PROXIMITY * sum(w for g, w in pairs if g in have) / total
