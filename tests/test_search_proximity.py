@@ -90,7 +90,7 @@ def test_question_pairs_skip_stop_words_and_sentence_ends() -> None:
 def test_a_hit_gains_its_share_of_the_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(px, "PROXIMITY", 0.5)
     monkeypatch.setattr(px, "WINDOW", 1)
-    pairs = [(("combat", "damag"), 3.0), (("first", "strike"), 1.0)]
+    pairs: list[tuple[px.Pair, float]] = [(("combat", "damag"), 3.0), (("first", "strike"), 1.0)]
     assert px.proximity({"body": "deals combat damage"}, pairs) == pytest.approx(1.375)
     assert px.proximity({"body": "damage dealt in combat"}, pairs) == 1.0
     assert px.proximity({"title": "First strike", "body": "combat damage"}, pairs) == 1.5

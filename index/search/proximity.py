@@ -29,7 +29,8 @@ ORDERED = False
 WEIGHT = "mean"
 """A pair's weight from its two words' idf: ``mean``, ``min`` or ``one`` (every pair alike)."""
 BREAKS = frozenset(".?!;")
-"""Punctuation between two question words that keeps them from making a pair."""
+"""Punctuation between two question words that keeps them from making a pair (as do a blank
+line and the spaces a card name leaves when it is read out of the question)."""
 
 _STOP = QUESTION_WORDS | {"s", "t"}
 _FIELDS = ("term", "title", "body", "asked")
@@ -42,7 +43,9 @@ def _content(text: str) -> list[list[str]]:
     runs: list[list[str]] = [[]]
     end = 0
     for stemmed, start, stop in stems(text):
-        if any(c in BREAKS for c in text[end:start]) and runs[-1]:
+        gap = text[end:start]
+        # A card name blanked out of the question leaves a run of spaces: no pair across it.
+        if runs[-1] and (any(c in BREAKS for c in gap) or "   " in gap or "\n\n" in gap):
             runs.append([])
         end = stop
         if text[start:stop].lower() not in _STOP:

@@ -21,6 +21,7 @@ from .cardquery import CardReading, card_parts, read_cards, shared_signals
 from .extra import RULINGS_IN_ALL
 from .kinds import Scope, get_scope, kind_of
 from .pasted import find_question, is_pasted
+from .proximity import proximity, question_pairs
 from .query import (
     FIELDS,
     LONGEST_CORRECTED,
@@ -42,7 +43,6 @@ from .rank import (
     prune,
     redirects,
 )
-from .proximity import proximity, question_pairs
 from .results import SearchResult, SearchResults, rule_record, snippet_of
 from .scoring import top
 from .source import OpenIndex
@@ -338,10 +338,10 @@ class Searcher:
             hits = [h for h in hits if names_a_card(h[1], text)]
         wanted = frozenset(str(t) for f, t in q.iter_all_terms() if f in FIELDS)
         if len(words) > 1:
-            pairs = question_pairs(text, words)
+            # Read from the question with its card names blanked out, not closed up.
+            pairs = question_pairs(reading.text if reading else text, words)
             hits = [
-                (s * coverage(f, words) ** COORDINATION * proximity(f, pairs), f)
-                for s, f in hits
+                (s * coverage(f, words) ** COORDINATION * proximity(f, pairs), f) for s, f in hits
             ]
             # Each later step keeps the order when it changes nothing.
             hits.sort(key=lambda h: -h[0])
