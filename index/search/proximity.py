@@ -9,6 +9,10 @@ hit's term, title, body and phrasing, the two stems at most :data:`WINDOW` words
 words not counted), in either order. A hit's score is multiplied by
 ``1 + PROXIMITY x`` (the idf-weighted share of the question's pairs it has), computed from
 the pool's stored text (no whoosh query) and remembered per document.
+
+Measured on the real questions and ours and not kept (:data:`PROXIMITY` is 0, which skips it):
+it never lifted success@5 on the tuning half, and the variant chosen on it lowered the
+held-back half. It stays for ``benchmarks/proximity_sweep.py`` to measure again.
 """
 
 from __future__ import annotations
@@ -19,7 +23,38 @@ from typing import Any
 from .words import QUESTION_WORDS, stems
 
 PROXIMITY = 0.0
-"""How much a hit with all the question's pairs gains (x (1 + PROXIMITY)); 0 turns it off."""
+"""How much a hit with all the question's pairs gains (x (1 + PROXIMITY)); 0, off: measured and
+not kept (2026-12-01, ``benchmarks/proximity_sweep.py``; success@5 / MRR on the real questions'
+tuning half T, recall@5 / MRR on our halves A-P; variants as PROXIMITY, WINDOW, WEIGHT, + for
+TRIPLES, o for ORDERED). Off: judge T 0.522 / 0.373, ours 0.830 / 0.717; judge+cards T 0.696 /
+0.482, ours 0.840 / 0.726; judge+sem T 0.500 / 0.447, ours 0.863 / 0.735; judge+cards+sem
+T 0.696 / 0.499, ours 0.871 / 0.748.
+
+* judge (no card reading): 0.1-0.5 1 mean T 0.522 / 0.373-0.375, ours 0.831-0.835 / 0.715; 1.0 1
+  mean T 0.522 / 0.374, ours 0.831 / 0.707; 0.1, 0.2, 0.3, 0.5, 1.0 3 mean T 0.522 / 0.373,
+  0.373, 0.373, 0.378, 0.385, ours MRR 0.716, 0.715, 0.714, 0.712, 0.707; 2.0 1 mean T 0.522 /
+  0.371, ours 0.830 / 0.705; triples (0.2, 0.5 at window 1 and 3) T 0.522 / 0.373-0.378, ours
+  0.831-0.835 / 0.712-0.715; one 0.2, 0.5 1: T 0.522 / 0.373, 0.375, ours 0.835-0.836 /
+  0.714-0.715; one 0.2, 0.3, 0.5, 0.7, 1.0, 2.0 at window 3: T 0.522 / 0.373, 0.373, 0.389,
+  0.385, 0.385, 0.372, ours MRR 0.716, 0.713, 0.711, 0.711, 0.709, 0.707; 0.5 2 one T 0.522 /
+  0.389, ours 0.838 / 0.714; min 0.2, 0.5 at 1 and 3 T 0.522 / 0.373-0.375, ours 0.833-0.835 /
+  0.712-0.715; ordered 0.2, 0.5 1 mean T 0.522 / 0.373, 0.375, ours 0.833-0.835 / 0.715; 0.5 3
+  one o T 0.522 / 0.372, ours 0.838 / 0.715. success@5 on T never moved: at 1.0 one question
+  rose (4th to 1st), one fell (2nd to 3rd); T's outranked misses are long situations whose key
+  is not in the first 21 at any setting, and its wrong-subrule misses did not move.
+* judge+cards (no pair across a card name): window 1, any weight, T 0.696 / 0.482-0.484,
+  1.0 mean T 0.696 / 0.493 (ours 0.841 / 0.718, judge's ours 0.707 under its floor); window
+  2-3 at 0.2 or more T 0.674 (a card question's key falls from 4th to 6th) / 0.480-0.500;
+  ours 0.840-0.848 / 0.715-0.726 throughout.
+* judge+sem (the lexical pool re-ranked, the factor inside its lexical score): T 0.500 /
+  0.447-0.450 at every variant measured (0.3 1 mean, 0.5 1 one, 0.5 2 one, 0.5 3 one, 1.0 3
+  mean, 2.0 1 mean), ours 0.863-0.864 / 0.730-0.736; judge+cards+sem T 0.674 / 0.496-0.498
+  (0.3 1 mean, 0.5 2 one, 0.5 3 one, 1.0 3 mean), ours 0.873-0.876 / 0.745-0.747.
+
+Held-back H scored once, for 0.5 2 one (chosen on judge's T and ours): judge H 0.422 / 0.291 →
+0.422 / 0.286, judge+cards 0.422 / 0.289 → 0.467 / 0.289, judge+sem 0.556 / 0.372 → 0.556 /
+0.374, judge+cards+sem 0.533 / 0.353 unchanged. It lowers judge's H and T of judge+cards and
+judge+cards+sem: not kept."""
 WINDOW = 1
 """How far apart (in content words) a pair's two stems may be in a hit and still count."""
 TRIPLES = False
@@ -82,7 +117,10 @@ def question_pairs(
     text: str, concepts: list[tuple[frozenset[str], float]]
 ) -> list[tuple[Pair, float]]:
     """The question's adjacent content words (pairs, and triples if :data:`TRIPLES`) with their
-    weights; only words the query searches for count (:func:`index.search.rank.concepts`)."""
+    weights; only words the query searches for count (:func:`index.search.rank.concepts`).
+    None while :data:`PROXIMITY` is 0."""
+    if not PROXIMITY:
+        return []
     idf: dict[str, float] = {}
     for group, weight in concepts:
         for s in group:
