@@ -81,7 +81,8 @@ def test_words_side_by_side_rank_above_words_apart(
     assert on.index("510.1b") < on.index("510.1a")
 
 
-def test_question_pairs_skip_stop_words_and_sentence_ends() -> None:
+def test_question_pairs_skip_stop_words_and_sentence_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(px, "PROXIMITY", 0.5)
     concepts = [(frozenset({s}), 1.0) for s in ("combat", "damag", "enter", "battlefield")]
     pairs = dict(px.question_pairs("Combat damage? It enters the battlefield.", concepts))
     assert set(pairs) == {("combat", "damag"), ("battlefield", "enter")}
