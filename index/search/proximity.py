@@ -54,7 +54,8 @@ T 0.696 / 0.499, ours 0.871 / 0.748.
 Held-back H scored once, for 0.5 2 one (chosen on judge's T and ours): judge H 0.422 / 0.291 →
 0.422 / 0.286, judge+cards 0.422 / 0.289 → 0.467 / 0.289, judge+sem 0.556 / 0.372 → 0.556 /
 0.374, judge+cards+sem 0.533 / 0.353 unchanged. It lowers judge's H and T of judge+cards and
-judge+cards+sem: not kept."""
+judge+cards+sem: not kept. On, it costs warm search about 0.5 ms (0.5 2 one: p50 5.1 → 5.6
+ms, p95 8.3 → 9.0 ms, ``search_speed.py``'s warm queries, six interleaved rounds, load 1.7)."""
 WINDOW = 1
 """How far apart (in content words) a pair's two stems may be in a hit and still count."""
 TRIPLES = False
