@@ -54,7 +54,18 @@ judge then judge+cards; today judge T 0.522 / 0.373, ours 0.830 / 0.717, judge+c
   0.838–0.843 / 0.710–0.725;
 * the share of the first 5–30 hits in a hit's section, x (1 + 0.3–1.0 of it): judge T
   0.478–0.522 / 0.361–0.376, ours 0.828–0.836 / 0.711–0.724; judge+cards T 0.674–0.696 /
-  0.453–0.475, ours 0.835–0.846 / 0.723–0.735.
+  0.453–0.475, ours 0.835–0.846 / 0.723–0.735;
+* word order (a sequential-dependence factor, Metzler & Croft 2005): each pair of adjacent
+  content words of the question found within 1–3 words of each other in a hit (pairs, or
+  pairs and triples; in either order or the question's; idf-weighted or alike), the hit x
+  (1 + 0.1–2.0 of its share of the pairs), in the coverage re-rank: judge T 0.522 /
+  0.371–0.389, ours 0.830–0.838 / 0.705–0.716; judge+cards T 0.674–0.696 / 0.480–0.500, ours
+  0.840–0.848 / 0.715–0.726; judge+sem T 0.500 / 0.447–0.450; judge+cards+sem T 0.674 /
+  0.496–0.498. success@5 on T never rose (T's outranked misses are long situations whose
+  answer is not in the first 21 at any setting). H, scored once for the variant chosen on T
+  and ours (0.5, window 2, pairs alike): judge 0.291 → 0.286 MRR, judge+cards 0.422 → 0.467
+  success@5, the semantic engines unchanged. Not kept; it cost warm search ~0.5 ms (p95 8.3 →
+  9.0). The code and its sweep (``benchmarks/proximity_sweep.py``) are in history at 2ea6caf.
 """
 
 from __future__ import annotations

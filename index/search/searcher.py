@@ -21,7 +21,6 @@ from .cardquery import CardReading, card_parts, read_cards, shared_signals
 from .extra import RULINGS_IN_ALL
 from .kinds import Scope, get_scope, kind_of
 from .pasted import find_question, is_pasted
-from .proximity import proximity, question_pairs
 from .query import (
     FIELDS,
     LONGEST_CORRECTED,
@@ -338,11 +337,7 @@ class Searcher:
             hits = [h for h in hits if names_a_card(h[1], text)]
         wanted = frozenset(str(t) for f, t in q.iter_all_terms() if f in FIELDS)
         if len(words) > 1:
-            # Read from the question with its card names blanked out, not closed up.
-            pairs = question_pairs(reading.text if reading else text, words)
-            hits = [
-                (s * coverage(f, words) ** COORDINATION * proximity(f, pairs), f) for s, f in hits
-            ]
+            hits = [(s * coverage(f, words) ** COORDINATION, f) for s, f in hits]
             # Each later step keeps the order when it changes nothing.
             hits.sort(key=lambda h: -h[0])
         hits = phrasings_to_rules(hits)
