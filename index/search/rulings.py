@@ -79,15 +79,10 @@ def build_rulings_index(store: CardStore, progress: Progress | None = None) -> P
     Raises :class:`~index.cards.errors.NoCardStoreError`,
     :class:`~index.cards.errors.CardStoreError` and :class:`OSError`.
     """
-    from .extra import build_extra_index
-
     build, info = _build(store, progress)
     _info, conn = store.connect()
     try:
-        docs = ruling_documents(conn)
-        build_extra_index(
-            build, docs, key=_key(info), title=f"rulings {info.date}", progress=progress
-        )
+        _index(build, conn, info, progress)
     finally:
         conn.close()
     return build
@@ -96,14 +91,36 @@ def build_rulings_index(store: CardStore, progress: Progress | None = None) -> P
 def index_snapshot(build: Path, db_path: Path, info: SnapshotInfo) -> None:
     """Writes the index of the rulings of a snapshot's database into its build folder (one not
     yet live: :meth:`~index.cards.store.CardStore.import_cards` calls it before it is)."""
-    from .extra import build_extra_index
-
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     try:
-        docs = ruling_documents(conn)
-        build_extra_index(build, docs, key=_key(info), title=f"rulings {info.date}")
+        _index(build, conn, info, None)
     finally:
         conn.close()
+
+
+def _index(
+    build: Path, conn: sqlite3.Connection, info: SnapshotInfo, progress: Progress | None
+) -> None:
+    """The rulings' index, and beside it the names of their cards
+    (:mod:`index.search.rulingcards`), read from the same documents."""
+    from .extra import build_extra_index
+    from .rulingcards import RulingCards
+
+    names: dict[str, None] = {}
+
+    def docs() -> Iterator[dict[str, Any]]:
+        for doc in ruling_documents(conn):
+            names.update(dict.fromkeys(doc["details"]["cards"]))
+            yield doc
+
+    build_extra_index(
+        build,
+        docs(),
+        key=_key(info),
+        title=f"rulings {info.date}",
+        progress=progress,
+        beside=lambda folder: RulingCards.collect(names).write(folder),
+    )
 
 
 def rulings_index(store: CardStore, notice: Notice | None = None) -> Path:
