@@ -274,10 +274,14 @@ def main(argv: list[str] | None = None) -> int:
             commands["judge, cards, a card named"] = (named, cards_env)
             if args.baseline is not None:
                 # A copy: the baseline may build its rulings' index otherwise than this one.
-                shutil.copytree(_cards_folder(args.cards), root / "baseline" / "cards")
+                other_cards = root / "baseline-cards"
+                other_cards.mkdir()
+                (other_cards / "editions").symlink_to(root / "baseline" / "editions")
+                shutil.copytree(_cards_folder(args.cards), other_cards / "cards")
+                cards_other = dict(other_env, JUDGE_HOME=str(other_cards))
                 search = [*other_judge, "search"]
-                commands["baseline, cards stored"] = ([*search, "legend rule"], other_env)
-                commands["baseline, cards, a card named"] = ([*search, NAMED_QUESTION], other_env)
+                commands["baseline, cards stored"] = ([*search, "legend rule"], cards_other)
+                commands["baseline, cards, a card named"] = ([*search, NAMED_QUESTION], cards_other)
         for cmd, cmd_env in commands.values():
             _run(cmd, cmd_env)  # warm the OS cache and .pyc files
         cold: dict[str, list[float]] = {name: [] for name in commands}

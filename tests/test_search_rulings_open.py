@@ -113,6 +113,8 @@ def test_named_is_named_cards_over_every_card() -> None:
         "Stra\u00dfe",
     ]
     cards = RulingCards.collect(names)
+    assert cards is not None
+    assert cards.names == set(names)
     for question in [
         "fog",
         "Fog",
@@ -128,7 +130,8 @@ def test_named_is_named_cards_over_every_card() -> None:
         "",
         "platinum  angel",
     ]:
-        assert cards.named(question) == named_cards(names, question), question
+        assert cards.named(question) == sorted(named_cards(names, question)), question
+    assert RulingCards.collect(["Fog", "Line\nbreak"]) is None  # no record: searched as before
 
 
 def test_a_question_naming_no_such_card_leaves_the_index_shut(

@@ -11,17 +11,20 @@ checked in well under a millisecond, and the index opened only when it can show 
 :meth:`RulingCards.named` is :func:`~index.search.extra.named_cards` over every card of the
 index, exactly: a card can pass its quick test (the face inside the question) only if the
 face's first characters are inside the question, and ``named_cards`` is asked of those cards.
+Read in about a millisecond (the names of each prefix one string, not thousands of lists).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CARDS_FILE", "GRAM", "RulingCards"]
+__all__ = ["CARDS_FILE", "GRAM", "RulingCards", "fold_stamp"]
 
 CARDS_FILE = "ruling-cards.json"
 """Written beside a rulings index, in its build folder."""
@@ -30,14 +33,15 @@ GRAM = 4
 9 of the 13,605 cards with rulings)."""
 
 
-def _fold_stamp() -> str:
-    """A digest of how faces are folded: the stored prefixes hold only while it is the same."""
-    import unicodedata
-
-    # str.casefold follows the interpreter's Unicode tables; fold_text, its own table.
+@functools.cache
+def fold_stamp() -> str:
+    """A digest of how faces are folded: stored prefixes hold only while it is the same (the
+    rulings' key holds it too, so that another one rebuilds the index)."""
+    # str.casefold follows the interpreter's Unicode tables, which change only in a feature
+    # release (sys.version_info[:2]); fold_text, its own table.
     from glossary.fold import _FOLD
 
-    stamp = [GRAM, unicodedata.unidata_version, sorted(_FOLD.items())]
+    stamp = [GRAM, list(sys.version_info[:2]), sorted(_FOLD.items())]
     return hashlib.sha256(json.dumps(stamp).encode()).hexdigest()
 
 
@@ -49,76 +53,72 @@ def _faces(name: str) -> list[str]:
 
 
 class RulingCards:
-    """The names of the cards a rulings index holds rulings of, in the order they were seen,
-    with each face's first :data:`GRAM` characters."""
+    """The cards a rulings index holds rulings of, by the first :data:`GRAM` characters of
+    each of their faces."""
 
-    def __init__(self, names: list[str], grams: dict[str, list[int]], short: list[int]) -> None:
-        self.names = names
+    def __init__(self, grams: dict[str, str], short: str) -> None:
         self.grams = grams
-        """Each face's first :data:`GRAM` characters → the places of its cards in ``names``."""
+        """Each face's first :data:`GRAM` characters → the names of its cards, one a line
+        (as one string: reading thousands of lists was most of a cold search's reading)."""
         self.short = short
-        """The places of the cards with a face shorter than :data:`GRAM` characters."""
+        """The names of the cards with a face shorter than :data:`GRAM` characters."""
+
+    @property
+    def names(self) -> set[str]:
+        """Every card's name."""
+        found = {name for text in self.grams.values() for name in text.split("\n")}
+        return found | set(filter(None, self.short.split("\n")))
 
     @classmethod
-    def collect(cls, names: Iterable[str]) -> RulingCards:
-        """The record of these card names (each once)."""
-        unique = list(dict.fromkeys(names))
-        grams: dict[str, list[int]] = {}
-        short: list[int] = []
-        for place, name in enumerate(unique):
+    def collect(cls, names: Iterable[str]) -> RulingCards | None:
+        """The record of these card names; ``None`` if a name holds a line break."""
+        grams: dict[str, dict[str, None]] = {}
+        short: dict[str, None] = {}
+        for name in dict.fromkeys(names):
+            if "\n" in name:
+                return None
             for face in _faces(name):
                 if len(face) < GRAM:
-                    if not short or short[-1] != place:
-                        short.append(place)
-                    continue
-                found = grams.setdefault(face[:GRAM], [])
-                if not found or found[-1] != place:
-                    found.append(place)
-        return cls(unique, grams, short)
+                    short[name] = None
+                else:
+                    grams.setdefault(face[:GRAM], {})[name] = None
+        return cls({g: "\n".join(found) for g, found in grams.items()}, "\n".join(short))
 
     def write(self, folder: Path) -> None:
         """Writes :data:`CARDS_FILE` into ``folder`` (a build folder, not yet live)."""
-        data = {
-            "fold": _fold_stamp(),
-            "names": self.names,
-            "grams": self.grams,
-            "short": self.short,
-        }
+        data = {"fold": fold_stamp(), "grams": self.grams, "short": self.short}
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         (folder / CARDS_FILE).write_text(text, encoding="utf-8")
 
     @classmethod
     def read(cls, folder: Path) -> RulingCards | None:
         """The record in ``folder``, or ``None`` when it is missing, damaged, or was folded
-        otherwise (another Python's Unicode tables): the index is then searched as before."""
+        otherwise: the index is then searched as before."""
         try:
             data: Any = json.loads((folder / CARDS_FILE).read_text(encoding="utf-8"))
-            if data["fold"] != _fold_stamp():
+            if data["fold"] != fold_stamp():
                 return None
-            names, grams, short = data["names"], data["grams"], data["short"]
+            grams, short = data["grams"], data["short"]
         except (OSError, ValueError, TypeError, KeyError):
             return None
-        if not (isinstance(names, list) and isinstance(grams, dict) and isinstance(short, list)):
+        if not (isinstance(grams, dict) and isinstance(short, str)):
             return None
-        if not all(isinstance(name, str) for name in names):
-            return None
-        return cls(names, grams, short)
+        return cls(grams, short)
 
     def named(self, question: str) -> list[str]:
-        """``named_cards(self.names, question)``, asked only of the cards it may find."""
+        """The cards ``named_cards`` finds in ``question`` among every card of the record
+        (sorted), asked only of the cards whose faces' first characters are in it."""
         from glossary.fold import fold_text
 
         from .extra import named_cards
 
         low = fold_text(question).casefold()
-        places = {p for p in self.short if any(f in low for f in _faces(self.names[p]))}
+        found: set[str] = set()
+        for name in filter(None, self.short.split("\n")):
+            if any(face in low for face in _faces(name)):
+                found.add(name)
         for at in range(len(low) - GRAM + 1):
-            found = self.grams.get(low[at : at + GRAM])
-            if found is not None:
-                places.update(found)
-        if not places:
-            return []
-        try:
-            return named_cards([self.names[p] for p in sorted(places)], question)
-        except (IndexError, TypeError):
-            return named_cards(self.names, question)  # a damaged record: every card asked
+            names = self.grams.get(low[at : at + GRAM])
+            if isinstance(names, str):
+                found.update(names.split("\n"))
+        return sorted(named_cards(found, question)) if found else []

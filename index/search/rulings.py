@@ -25,6 +25,7 @@ from .extra import extra_key
 if TYPE_CHECKING:
     from ..cards.store import CardStore, SnapshotInfo
     from .build import Progress
+    from .rulingcards import RulingCards
 
 __all__ = ["build_rulings_index", "index_snapshot", "ruling_documents", "rulings_index"]
 
@@ -60,7 +61,10 @@ def ruling_documents(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
 
 
 def _key(info: SnapshotInfo) -> str:
-    return extra_key(f"rulings\n{info.sha256}\n{info.date}\n{info.file}")
+    from .rulingcards import fold_stamp
+
+    # The fold stamp: the cards' names beside the index are folded as this process folds.
+    return extra_key(f"rulings\n{info.sha256}\n{info.date}\n{info.file}\n{fold_stamp()}")
 
 
 def _build(store: CardStore, progress: Progress | None) -> tuple[Path, SnapshotInfo]:
@@ -119,8 +123,13 @@ def _index(
         key=_key(info),
         title=f"rulings {info.date}",
         progress=progress,
-        beside=lambda folder: RulingCards.collect(names).write(folder),
+        beside=lambda folder: _write_cards(folder, RulingCards.collect(names)),
     )
+
+
+def _write_cards(folder: Path, cards: RulingCards | None) -> None:
+    if cards is not None:  # else (a name with a line break) every search reads the index
+        cards.write(folder)
 
 
 def rulings_index(store: CardStore, notice: Notice | None = None) -> Path:
