@@ -93,6 +93,8 @@ def test_index_written_apart_with_its_cards(home: Path) -> None:
     names = {p.suffix for p in live.iterdir()}
     assert ".seg" not in names  # no compound file: each of the segment's files apart
     assert {".pst", ".trm", ".col", ".toc"} <= names
+    (stored,) = live.glob("*._stored.col")
+    assert stored.read_bytes()[-1:] == b"X"  # whoosh's mark: the documents' offsets written
     cards = RulingCards.read(live)
     assert cards is not None
     assert set(cards.names) == {

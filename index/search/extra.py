@@ -198,7 +198,8 @@ def build_extra_index(
     The segment's files are written apart, not in one compound file: opening a compound
     segment copies each of its files whole into memory (whoosh's ``BufferFile``), 41 ms of a
     cold search of everything with the rulings' 23 MB (11 ms without cards), where files
-    apart are read where they lie.
+    apart are read where they lie; and with the offsets of the stored fields (see
+    ``build._write_offsets``).
     """
     from ..atomic import Slot
     from .build import _write
@@ -207,7 +208,7 @@ def build_extra_index(
     w = whoosh()
     with Slot(folder / "search").new_build() as build:
         ix = w.index.create_in(str(build), _schema())
-        _write(ix, docs, progress, limitmb=EXTRA_LIMIT_MB, compound=False)
+        _write(ix, docs, progress, limitmb=EXTRA_LIMIT_MB, compound=False, offsets=True)
         if beside is not None:
             beside(build)
         meta = {"schema": SCHEMA_VERSION, "extra": EXTRA_VERSION, "hash": key, "title": title}
