@@ -135,7 +135,7 @@ def _write(
 def _write_offsets(writer: Any) -> None:
     """Makes a whoosh writer write where each document's stored fields start, as it does past
     2**15 documents: without them, the first read of a stored field in a process derives
-    them document by document (9-13 ms for the rulings' 23,707, a third of their search)."""
+    them document by document (for the rulings' 23,707: 3.3 ms, 0.5 ms with them)."""
     import contextlib
 
     # Another whoosh than 2.7.4 (pinned) may lack these: its own choice is read either way.
