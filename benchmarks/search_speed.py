@@ -21,13 +21,18 @@ Usage: ``python benchmarks/search_speed.py [--runs 10] [--no-build] [--baseline 
 6. Card names (``--cards``, default ``../shared/cards/AtomicCards.json.xz``, imported once into
    ``benchmarks/.cache``; skipped when absent): the warm queries again with a card store, as
    ``judge search`` reads them when cards are stored, plus the real questions (most name
-   cards); the reading of names alone; and the cold one-shot with cards stored.
+   cards), each also with the rulings' index beside the edition's (as ``judge search`` opens
+   it); the reading of names alone; and the cold one-shot with cards stored, for "legend
+   rule" and for a question naming a card with rulings (a ``--baseline`` gets a copy of the
+   cards, whose rulings' index it builds itself in the first, untimed run).
 """
 
 from __future__ import annotations
 
 import argparse
 import compileall
+import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -47,6 +52,8 @@ from index.search.schema import documents, make_schema  # noqa: E402
 from index.store import EditionStore  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
+NAMED_QUESTION = "Platinum Angel legend rule"
+"""A cold question naming a card with rulings: the rulings' index is opened and searched."""
 CARDS = ROOT.parent / "shared" / "cards" / "AtomicCards.json.xz"
 CACHE = ROOT / "benchmarks" / ".cache"
 
@@ -133,18 +140,32 @@ def _cards_folder(source: Path) -> Path:
     return CACHE / f"cards-{digest[:16]}" / "cards"
 
 
-def _warm_with_cards(ix: object, queries: list[str], cards: object) -> None:
-    """Step 6: the warm queries (and the real questions) with a card store, and the reading."""
+def _warm_with_cards(
+    ix: object, queries: list[str], cards: object, build: Path, snapshot: Path | None
+) -> None:
+    """Step 6: the warm queries (and the real questions) with a card store, and the reading;
+    with ``snapshot`` (a card snapshot's folder), also beside its rulings' index."""
     from _real_questions import read_real_questions
 
     from index.search.cardquery import read_cards
     from index.search.source import OpenIndex
 
     real = [q.text for q in read_real_questions()]
-    for label, texts in (("cards", queries), ("cards, real", real)):
+    runs: list[tuple[str, list[str], bool]] = [
+        ("cards", queries, False),
+        ("cards, real", real, False),
+    ]
+    if snapshot is not None:
+        runs += [("rulings", queries, True), ("rulings, real", real, True)]
+    for label, texts, rulings in runs:
         if not texts:
             continue
-        with Searcher([ix], cards=cards) as searcher:  # type: ignore[list-item]
+        if snapshot is not None and rulings:
+            extras = [("rulings", snapshot, 1.0)]
+            opened = Searcher.open(build, cards=cards, extras=extras)  # type: ignore[arg-type]
+        else:
+            opened = Searcher([ix], cards=cards)  # type: ignore[list-item, arg-type]
+        with opened as searcher:
             for q in texts:
                 searcher.search(q, limit=10)
             times = []
@@ -154,8 +175,8 @@ def _warm_with_cards(ix: object, queries: list[str], cards: object) -> None:
                     searcher.search(q, limit=10)
                     times.append(time.perf_counter() - start)
         print(
-            f"warm, {label:<12} p50 {_pct(times, 0.5):5.1f} ms   p95 {_pct(times, 0.95):5.1f} ms"
-            f"  over {len(times)} queries (goal p95 ≤ 10 ms)"
+            f"warm, {label:<13} p50 {_pct(times, 0.5):5.1f} ms   p95 {_pct(times, 0.95):5.1f} ms"
+            f"  over {len(times)} queries (goal p95 ≤ 10 ms; load {_load()})"
         )
     src = OpenIndex(ix)
     texts = queries + real
@@ -171,6 +192,11 @@ def _warm_with_cards(ix: object, queries: list[str], cards: object) -> None:
         f"names      p50 {_pct(reading, 0.5):5.2f} ms   p95 {_pct(reading, 0.95):5.2f} ms  "
         f"reading the card names of {len(texts)} queries (one sqlite query each, no scan)"
     )
+
+
+def _load() -> str:
+    """The load average over the last minute (other work on the machine skews every figure)."""
+    return f"{os.getloadavg()[0]:.2f}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -244,6 +270,18 @@ def main(argv: list[str] | None = None) -> int:
             (with_cards / "cards").symlink_to(_cards_folder(args.cards))
             cards_env = environment(JUDGE_HOME=str(with_cards))
             commands["judge, cards stored"] = ([judge_exe, "search", "legend rule"], cards_env)
+            named = [judge_exe, "search", NAMED_QUESTION]
+            commands["judge, cards, a card named"] = (named, cards_env)
+            if args.baseline is not None:
+                # A copy: the baseline may build its rulings' index otherwise than this one.
+                other_cards = root / "baseline-cards"
+                other_cards.mkdir()
+                (other_cards / "editions").symlink_to(root / "baseline" / "editions")
+                shutil.copytree(_cards_folder(args.cards), other_cards / "cards")
+                cards_other = dict(other_env, JUDGE_HOME=str(other_cards))
+                search = [*other_judge, "search"]
+                commands["baseline, cards stored"] = ([*search, "legend rule"], cards_other)
+                commands["baseline, cards, a card named"] = ([*search, NAMED_QUESTION], cards_other)
         for cmd, cmd_env in commands.values():
             _run(cmd, cmd_env)  # warm the OS cache and .pyc files
         cold: dict[str, list[float]] = {name: [] for name in commands}
@@ -255,10 +293,10 @@ def main(argv: list[str] | None = None) -> int:
             if name == "bare whoosh":
                 continue
             ms = statistics.median(times) * 1000
-            label = f"baseline ({args.baseline})" if name == "baseline" else name
+            label = name.replace("baseline", f"baseline ({args.baseline})")
             print(
                 f"cold       {label} {ms:6.0f} ms  bare whoosh {bare_ms:6.0f} ms  "
-                f"ratio {ms / bare_ms:.2f}  (goal ≤ 1.3; median of {args.runs})"
+                f"ratio {ms / bare_ms:.2f}  (goal ≤ 1.3; median of {args.runs}; load {_load()})"
             )
 
         # 3. warm
@@ -322,7 +360,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"over {len(posts)} questions in posts of about {sizes:,.0f} characters"
             )
         if cards is not None:
-            _warm_with_cards(ix, queries, cards)
+            from index.atomic import Slot
+
+            snapshot = Slot(_cards_folder(args.cards)).current()
+            _warm_with_cards(ix, queries, cards, build, snapshot)
         ix.close()
 
         # 4. the check that the index is current

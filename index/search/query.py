@@ -479,3 +479,16 @@ def parse(src: OpenIndex, text: str) -> Any:
         )
     typed = frozenset(stem(word.lower()) for t, _ in found for word in re.findall(TOKEN_PATTERN, t))
     return fuzzify(q, src, typed)
+
+
+def without_sections(text: str) -> tuple[str, list[str]]:
+    """The text without its ``section:N`` filters (stripped), and the sections they name."""
+    sections: list[str] = []
+
+    def take(m: re.Match[str]) -> str:
+        sections.append(m.group(1))
+        return " "
+
+    if "section:" in text.lower():
+        text = SECTION_RE.sub(take, text)
+    return text.strip(), sections

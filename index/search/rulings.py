@@ -25,6 +25,7 @@ from .extra import extra_key
 if TYPE_CHECKING:
     from ..cards.store import CardStore, SnapshotInfo
     from .build import Progress
+    from .rulingcards import RulingCards
 
 __all__ = ["build_rulings_index", "index_snapshot", "ruling_documents", "rulings_index"]
 
@@ -60,7 +61,10 @@ def ruling_documents(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
 
 
 def _key(info: SnapshotInfo) -> str:
-    return extra_key(f"rulings\n{info.sha256}\n{info.date}\n{info.file}")
+    from .rulingcards import fold_stamp
+
+    # The fold stamp: the cards' names beside the index are folded as this process folds.
+    return extra_key(f"rulings\n{info.sha256}\n{info.date}\n{info.file}\n{fold_stamp()}")
 
 
 def _build(store: CardStore, progress: Progress | None) -> tuple[Path, SnapshotInfo]:
@@ -79,15 +83,10 @@ def build_rulings_index(store: CardStore, progress: Progress | None = None) -> P
     Raises :class:`~index.cards.errors.NoCardStoreError`,
     :class:`~index.cards.errors.CardStoreError` and :class:`OSError`.
     """
-    from .extra import build_extra_index
-
     build, info = _build(store, progress)
     _info, conn = store.connect()
     try:
-        docs = ruling_documents(conn)
-        build_extra_index(
-            build, docs, key=_key(info), title=f"rulings {info.date}", progress=progress
-        )
+        _index(build, conn, info, progress)
     finally:
         conn.close()
     return build
@@ -96,14 +95,41 @@ def build_rulings_index(store: CardStore, progress: Progress | None = None) -> P
 def index_snapshot(build: Path, db_path: Path, info: SnapshotInfo) -> None:
     """Writes the index of the rulings of a snapshot's database into its build folder (one not
     yet live: :meth:`~index.cards.store.CardStore.import_cards` calls it before it is)."""
-    from .extra import build_extra_index
-
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     try:
-        docs = ruling_documents(conn)
-        build_extra_index(build, docs, key=_key(info), title=f"rulings {info.date}")
+        _index(build, conn, info, None)
     finally:
         conn.close()
+
+
+def _index(
+    build: Path, conn: sqlite3.Connection, info: SnapshotInfo, progress: Progress | None
+) -> None:
+    """The rulings' index, and beside it the names of their cards
+    (:mod:`index.search.rulingcards`), read from the same documents."""
+    from .extra import build_extra_index
+    from .rulingcards import RulingCards
+
+    names: dict[str, None] = {}
+
+    def docs() -> Iterator[dict[str, Any]]:
+        for doc in ruling_documents(conn):
+            names.update(dict.fromkeys(doc["details"]["cards"]))
+            yield doc
+
+    build_extra_index(
+        build,
+        docs(),
+        key=_key(info),
+        title=f"rulings {info.date}",
+        progress=progress,
+        beside=lambda folder: _write_cards(folder, RulingCards.collect(names)),
+    )
+
+
+def _write_cards(folder: Path, cards: RulingCards | None) -> None:
+    if cards is not None:  # else (a name with a line break) every search reads the index
+        cards.write(folder)
 
 
 def rulings_index(store: CardStore, notice: Notice | None = None) -> Path:

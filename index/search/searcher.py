@@ -25,11 +25,11 @@ from .query import (
     FIELDS,
     LONGEST_CORRECTED,
     OPERATORS,
-    SECTION_RE,
     check_length,
     check_query,
     parse,
     rule_numbers,
+    without_sections,
 )
 from .rank import (
     COORDINATION,
@@ -44,7 +44,7 @@ from .rank import (
 )
 from .results import SearchResult, SearchResults, rule_record, snippet_of
 from .scoring import top
-from .source import OpenIndex
+from .source import Deferred, OpenIndex
 from .words import QUESTION_WORDS, stem
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ class Searcher:
 
     def __init__(
         self,
-        indexes: Sequence[Index],
+        indexes: Sequence[Index | Deferred],
         *,
         edition: str | None = None,
         searcher: Any = None,
@@ -107,11 +107,14 @@ class Searcher:
         if self.sources[0] != "edition":
             raise ValueError("a Searcher's first index is the edition's")
         self._lock = threading.Lock()
+        if isinstance(indexes[0], Deferred):
+            raise ValueError("a Searcher's first index is opened")
         self._owned: list[Index] = []
-        self._opened: list[OpenIndex] = []
+        self._opened: list[OpenIndex | Deferred] = []
         try:
             for i, ix in enumerate(indexes):
-                self._opened.append(OpenIndex(ix, searcher if i == 0 else None))
+                deferred = isinstance(ix, Deferred)
+                self._opened.append(ix if deferred else OpenIndex(ix, searcher if i == 0 else None))
         except BaseException:
             self.close()
             raise
@@ -128,19 +131,24 @@ class Searcher:
     ) -> Searcher:
         """Opens the index of a build folder, of each notes folder and of each extra
         ``(source, folder, weight)`` (see :func:`index.search.build.open_search_index`, whose
-        errors it raises)."""
-        from .build import open_search_index
+        errors it raises). An extra's is opened when first searched: a search of everything
+        reads the documents only for a question about tournaments, and the rulings only for
+        one that names a card with rulings (:mod:`index.search.rulingcards`)."""
+        from .build import live_search_index, open_search_index
 
         opened: list[Index] = []
+        deferred: list[Deferred] = []
         sources = ["edition", *["notes"] * len(notes), *(source for source, _, _ in extras)]
         weights = [1.0] * (1 + len(notes)) + [weight for _, _, weight in extras]
         try:
             ix, meta = open_search_index(build_folder)
             opened.append(ix)
-            for folder in [*notes, *(folder for _, folder, _ in extras)]:
+            for folder in notes:
                 opened.append(open_search_index(folder)[0])
+            for _, folder, _ in extras:
+                deferred.append(Deferred(folder, live_search_index(folder)[0]))
             found = cls(
-                opened,
+                [*opened, *deferred],
                 edition=edition or meta.get("edition"),
                 cards=cards,
                 sources=sources,
@@ -173,7 +181,8 @@ class Searcher:
         """Closes the whoosh searchers (and the indexes :meth:`open` opened)."""
         with self._lock:
             for src in self._opened:
-                src.close()
+                if isinstance(src, OpenIndex):
+                    src.close()
             self._opened = []
             for ix in self._owned:
                 ix.close()
@@ -201,7 +210,7 @@ class Searcher:
         with self._lock:
             if not self._opened:
                 raise ValueError("search on a closed Searcher")
-            fields = self._opened[0].find_document(doc_id)
+            fields = self._source(0).find_document(doc_id)
         if fields is None or fields.get("kind") not in ("rule", "glossary"):
             return None
         if where.match is not None and not any(fields.get(f) == v for f, v in where.match):
@@ -218,7 +227,7 @@ class Searcher:
             out.searched = find_question(query)
         cleaned = check_query(out.searched or query)
         typed = cleaned  # the card names left in: what a rulings index searches
-        primary = self._opened[0]
+        primary = self._source(0)
         reading = self._read_cards(out.searched or query, primary)
         if reading is not None:
             out.cards = reading.names
@@ -250,7 +259,7 @@ class Searcher:
         text = rest or cleaned
         hits: list[SearchResult] = []
         read = 0
-        for src, source, weight in zip(self._opened, self.sources, self.weights, strict=True):
+        for i, (source, weight) in enumerate(zip(self.sources, self.weights, strict=True)):
             if source not in scope.sources:
                 continue
             weight *= _weight_for(source, text, scope)
@@ -261,9 +270,11 @@ class Searcher:
                 # as what the cards do.
                 if scope.rule_numbers:
                     typed = rule_numbers(typed)[1] or typed
-                found = self._run(src, typed, limit, scope, seen, None, source)
+                if scope.named and not self._may_show_rulings(i, typed):
+                    continue  # it names none of their cards: it would show none
+                found = self._run(self._source(i), typed, limit, scope, seen, None, source)
             else:
-                found = self._run(src, text, limit, scope, seen, reading, source)
+                found = self._run(self._source(i), text, limit, scope, seen, reading, source)
             if scope.named and source == "rulings":
                 # Beside the results, not among them: see index.search.extra.RULINGS_IN_ALL.
                 out.rulings = found[:RULINGS_IN_ALL]
@@ -279,6 +290,22 @@ class Searcher:
             words = re.findall(r"[\w'/-]+", text)
             out.suggestions = _suggest(primary, [x for x in words if x not in OPERATORS])
         return out
+
+    def _source(self, i: int) -> OpenIndex:
+        """The ``i``-th index, opened now if :meth:`open` deferred it."""
+        src = self._opened[i]
+        if isinstance(src, Deferred):
+            ix = src.open()
+            self._owned.append(ix)  # closed by close, whatever happens next
+            src = self._opened[i] = OpenIndex(ix)
+        return src
+
+    def _may_show_rulings(self, i: int, question: str) -> bool:
+        """Checks if a search of everything may show rulings of the ``i``-th index for
+        ``question`` (it names one of their cards; always, without a record of their cards)."""
+        src = self._opened[i]
+        cards = src.ruling_cards() if isinstance(src, Deferred) else None
+        return cards is None or bool(cards.named(without_sections(question)[0]))
 
     def _read_cards(self, query: str, primary: OpenIndex) -> CardReading | None:
         """The card names in ``query`` (none without a card store, or for a rule number)."""
@@ -301,15 +328,7 @@ class Searcher:
         """The records of one index for a query, skipping (and adding to) ``seen`` ids."""
         from whoosh.query import And, Every, Or, Term
 
-        sections: list[str] = []
-
-        def take(m: re.Match[str]) -> str:
-            sections.append(m.group(1))
-            return " "
-
-        if "section:" in text.lower():
-            text = SECTION_RE.sub(take, text)
-        text = text.strip()
+        text, sections = without_sections(text)
         signal_parts, name_parts = card_parts(src, reading) if reading else ([], [])
         if not text and not signal_parts and not name_parts:
             if not sections:

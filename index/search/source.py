@@ -12,7 +12,11 @@ An :class:`OpenIndex` is not thread-safe (whoosh's readers seek in shared files)
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .rulingcards import RulingCards
 
 REMEMBERED = 20_000
 """Terms (and phrases) remembered per index before that memory is cleared."""
@@ -116,3 +120,28 @@ class OpenIndex:
         """Closes the whoosh searcher, if this object opened it."""
         if self._owns_searcher:
             self.searcher.close()
+
+
+class Deferred:
+    """An index found, to be opened when it is first searched (see
+    :meth:`index.search.Searcher.open`): ``folder``'s live index, ``live``."""
+
+    def __init__(self, folder: Path, live: Path) -> None:
+        self.folder = folder
+        self.live = live
+        self._cards: tuple[RulingCards | None] | None = None
+
+    def open(self) -> Any:
+        """The whoosh index, opened (see :func:`index.search.build.open_live_index`)."""
+        from .build import open_live_index
+
+        return open_live_index(self.folder, self.live)
+
+    def ruling_cards(self) -> RulingCards | None:
+        """The cards a rulings index holds rulings of (:mod:`index.search.rulingcards`), read
+        once; ``None`` when it has no such record."""
+        if self._cards is None:
+            from .rulingcards import RulingCards
+
+            self._cards = (RulingCards.read(self.live),)
+        return self._cards[0]
