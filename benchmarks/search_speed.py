@@ -164,7 +164,7 @@ def _warm_with_cards(
             extras = [("rulings", snapshot, 1.0)]
             opened = Searcher.open(build, cards=cards, extras=extras)  # type: ignore[arg-type]
         else:
-            opened = Searcher([ix], cards=cards)  # type: ignore[list-item, arg-type]
+            opened = Searcher([ix], cards=cards)  # type: ignore[arg-type]
         with opened as searcher:
             for q in texts:
                 searcher.search(q, limit=10)
