@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["fold_text", "normalise_term"]
+__all__ = ["fold_text", "normalise_term", "without_surrogates"]
 
 # Curly quotes, primes and dashes folded to their plain forms for matching (never for display).
 _FOLD = str.maketrans(
@@ -49,3 +49,19 @@ def normalise_term(term: str) -> str:
     if qualifier is not None:
         folded = folded[: qualifier.start()]
     return _SPACE_RE.sub(" ", folded).strip().casefold()
+
+
+def without_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate (U+D800–U+DFFF) replaced by U+FFFD, the replacement
+    character: text that can be encoded as UTF-8.
+
+    A command line's undecodable byte reaches Python as one (``\\xff`` as ``\\udcff``), and
+    so does JSON's ``"\\ud800"``; UTF-8 encoders (SQLite, the tokenizer) refuse them.
+    """
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return re.sub("[\ud800-\udfff]", "\ufffd", text)
+    return text

@@ -33,7 +33,6 @@ __all__ = [
     "read_rules_file",
     "read_rules_stream",
     "split_lines",
-    "without_surrogates",
 ]
 
 MAX_RULES_BYTES = 16 * 1024 * 1024
@@ -309,16 +308,3 @@ def decode_rules_bytes(data: bytes) -> tuple[str, str]:
     """Decodes a rules file; returns ``(text, encoding)`` (see :func:`decode_text`)."""
     decoded = decode_text(data)
     return decoded.text, decoded.encoding
-
-
-_SURROGATE_RE = re.compile("[\ud800-\udfff]")
-
-
-def without_surrogates(text: str) -> str:
-    """``text`` with each lone surrogate (U+D800–U+DFFF) replaced by U+FFFD, the replacement
-    character: text that can be encoded as UTF-8.
-
-    A command line's undecodable byte reaches Python as one (``\\xff`` as ``\\udcff``), and
-    so does JSON's ``"\\ud800"``; UTF-8 encoders (SQLite, the tokenizer) refuse them.
-    """
-    return _SURROGATE_RE.sub("\ufffd", text) if not text.isascii() else text

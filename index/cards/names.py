@@ -5,9 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from glossary.fold import fold_text
-
-from ..decode import without_surrogates
+from glossary.fold import fold_text, without_surrogates
 
 __all__ = ["fold_name", "loose_name", "split_name"]
 

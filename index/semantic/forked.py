@@ -315,7 +315,7 @@ class Child:
         Raises :class:`~index.semantic.ModelLoadError`, :class:`~index.semantic.VectorsError`
         or :class:`~index.semantic.SemanticUnavailableError` as the in-process path would.
         """
-        from ..decode import without_surrogates
+        from glossary.fold import without_surrogates
 
         try:
             # A question (5,000 characters at most) fits a pipe's buffer: never wait on it.

@@ -388,7 +388,7 @@ class Embedder:
         ``tokens`` word pieces (0: the tokenizer's cut), its closing special tokens kept."""
         import numpy as np
 
-        from ..decode import without_surrogates
+        from glossary.fold import without_surrogates
 
         # The tokenizer refuses a lone surrogate (a command line's undecodable byte).
         encoded = self._tokenizer.encode_batch([without_surrogates(t) for t in texts])
