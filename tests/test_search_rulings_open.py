@@ -159,6 +159,19 @@ def test_a_question_naming_no_such_card_leaves_the_index_shut(
         assert [r.cards for r in found.rulings][:1] == [("Darksteel Citadel",)]
         searcher.search("--in is not a scope here: Platinum Angel")
         assert opened == [live_index(home)]  # opened once, when first needed
+        # Once open, a question naming none of its cards still does not search it.
+        searched: list[str] = []
+        run = searcher._run
+
+        def recording(src: Any, text: str, *args: Any) -> Any:
+            searched.append(args[-1])  # the source searched
+            return run(src, text, *args)
+
+        monkeypatch.setattr(searcher, "_run", recording)
+        assert searcher.search("legend rule").rulings == []
+        assert searched == ["edition"]
+        searcher.search("Darksteel Citadel cast as a spell")
+        assert searched == ["edition", "edition", "rulings"]
 
 
 def test_answers_are_those_of_the_index_searched_every_time(home: Path, tmp_path: Path) -> None:

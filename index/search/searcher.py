@@ -111,6 +111,9 @@ class Searcher:
             raise ValueError("a Searcher's first index is opened")
         self._owned: list[Index] = []
         self._opened: list[OpenIndex | Deferred] = []
+        # Kept once opened: what a deferred index says of itself (the cards it has rulings of)
+        # still decides whether a question searches it.
+        self._deferred = {i: ix for i, ix in enumerate(indexes) if isinstance(ix, Deferred)}
         try:
             for i, ix in enumerate(indexes):
                 deferred = isinstance(ix, Deferred)
@@ -303,8 +306,8 @@ class Searcher:
     def _may_show_rulings(self, i: int, question: str) -> bool:
         """Checks if a search of everything may show rulings of the ``i``-th index for
         ``question`` (it names one of their cards; always, without a record of their cards)."""
-        src = self._opened[i]
-        cards = src.ruling_cards() if isinstance(src, Deferred) else None
+        found = self._deferred.get(i)
+        cards = found.ruling_cards() if found is not None else None
         return cards is None or bool(cards.named(without_sections(question)[0]))
 
     def _read_cards(self, query: str, primary: OpenIndex) -> CardReading | None:
