@@ -79,6 +79,13 @@ def _warm(root: Path, encoder: FakeEncoder, *, overlap: bool) -> tuple[Edition, 
     return ed, said
 
 
+def _built(root: Path, encoder: FakeEncoder, *, overlap: bool) -> tuple[Edition, list[str]]:
+    """:func:`_warm`, with the edition's vectors built by ``encoder``."""
+    ed, said = _warm(root, encoder, overlap=overlap)
+    assert ed.build_vectors() is True
+    return ed, said
+
+
 def _answer(ed: Edition, question: str) -> list[str]:
     found = ed.search(question, limit=10)
     return [repr(r) for r in found.results] + [
@@ -100,8 +107,7 @@ def test_the_results_are_the_same_with_and_without_the_overlap(
 ) -> None:
     root, _ = home
     encoder = RecordingEncoder()
-    before, _ = _warm(root, encoder, overlap=False)
-    assert before.build_vectors() is True
+    before, _ = _built(root, encoder, overlap=False)
     after, said = _warm(root, encoder, overlap=True)
     try:
         for question in QUESTIONS:
@@ -124,8 +130,7 @@ def test_a_pasted_post_s_question_is_what_the_thread_embeds(
 ) -> None:
     root, _ = home
     encoder = RecordingEncoder()
-    ed, _ = _warm(root, encoder, overlap=True)
-    assert ed.build_vectors() is True
+    ed, _ = _built(root, encoder, overlap=True)
     encoder.seen.clear()
     found = ed.search(POST)
     ed.close()
@@ -141,8 +146,7 @@ def test_a_model_that_fails_gives_search_s_results_and_the_notice(
 ) -> None:
     root, _ = home
     encoder = FailingEncoder(root)
-    ed, said = _warm(root, encoder, overlap=overlap)
-    assert ed.build_vectors() is True
+    ed, said = _built(root, encoder, overlap=overlap)
     lexical = ed.search("creature toughness zero graveyard", semantic=False)
     encoder.fail = True
     found = ed.search("creature toughness zero graveyard")
@@ -159,8 +163,7 @@ def test_a_thread_that_cannot_start_leaves_the_re_rank_as_it_was(
 ) -> None:
     root, _ = home
     encoder = RecordingEncoder()
-    before, _ = _warm(root, encoder, overlap=False)
-    assert before.build_vectors() is True
+    before, _ = _built(root, encoder, overlap=False)
     expected = _answer(before, "creature toughness zero graveyard")
 
     def refuse(self: ThreadPoolExecutor, *args: Any, **kwargs: Any) -> Any:
@@ -181,8 +184,7 @@ def test_a_query_search_refuses_is_refused_as_before(
 ) -> None:
     root, _ = home
     encoder = RecordingEncoder()
-    ed, said = _warm(root, encoder, overlap=True)
-    assert ed.build_vectors() is True
+    ed, said = _built(root, encoder, overlap=True)
     with pytest.raises(QuerySyntaxError, match="unbalanced parentheses"):
         ed.search("(legend rule")
     ed.close()
@@ -194,8 +196,7 @@ def test_close_stops_the_threads_and_a_search_starts_them_again(
 ) -> None:
     root, _ = home
     encoder = RecordingEncoder()
-    ed, _ = _warm(root, encoder, overlap=True)
-    assert ed.build_vectors() is True
+    ed, _ = _built(root, encoder, overlap=True)
     ed.search("legend rule")
     semantic = ed.semantic
     assert semantic._pool is not None
@@ -245,8 +246,7 @@ def test_vectors_found_to_be_of_another_model_give_search_s_results_and_the_noti
     # the vectors' replaced in between): the re-rank refuses, and search answers alone.
     root, _ = home
     encoder = RecordingEncoder()
-    ed, said = _warm(root, encoder, overlap=overlap)
-    assert ed.build_vectors() is True
+    ed, said = _built(root, encoder, overlap=overlap)
     question = "creature toughness zero graveyard"
     lexical = ed.search(question, semantic=False)
     encoder._digest = "fake-model-2"
