@@ -27,7 +27,7 @@ from index.search.rulings import build_rulings_index
 from index.store import EditionStore
 from judge_cli.cli import cli
 
-from .cardfixture import write_cards
+from .cardfixture import atomic, face, small_cards, write_cards
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -163,9 +163,9 @@ def test_a_question_naming_no_such_card_leaves_the_index_shut(
         searched: list[str] = []
         run = searcher._run
 
-        def recording(src: Any, text: str, *args: Any) -> Any:
+        def recording(src: Any, text: str, *args: Any, **named: Any) -> Any:
             searched.append(args[-1])  # the source searched
-            return run(src, text, *args)
+            return run(src, text, *args, **named)
 
         monkeypatch.setattr(searcher, "_run", recording)
         assert searcher.search("legend rule").rulings == []
@@ -224,3 +224,34 @@ def test_index_of_an_older_judge_rebuilt_once(
     assert "Indexing" not in err
     assert live_index(copy) == live
     assert answers(copy) == before
+
+
+def test_a_named_card_s_rulings_found_below_many_others(tmp_path: Path) -> None:
+    # 70 other cards' rulings say the question's words better than Platinum Angel's own: with
+    # all rulings searched, they filled the pool (rank.POOL) and the named card's was never
+    # reached; with the named card's rulings searched alone, its ruling is shown.
+    data = small_cards()
+    own = {"date": "2020-01-01", "text": "You can't lose the game while it is on the battlefield."}
+    data["Platinum Angel"][0]["rulings"] = [own]
+    for n in range(1, 71):
+        name = f"Platinum Angel's Echo {n}"
+        text = f"You lose the game to the legend rule, echo {n}: you lose the game."
+        data[name] = [face(name, "Artifact", rulings=[{"date": "2020-01-01", "text": text}])]
+    # Enough other rulings that "lose" and "game" are not left out as common (rank.COMMON).
+    fillers = [{"date": "2020-01-01", "text": f"Nothing to see, {n}."} for n in range(1000)]
+    data["Filler"] = [face("Filler", "Artifact", rulings=fillers)]
+    home = tmp_path / "home"
+    code, out, err = run(home, "index", "build", str(FIXTURES / "mini-cr.txt"))
+    assert code == 0, out + err
+    cards = write_cards(tmp_path / "c.json", atomic(data))
+    code, out, err = run(home, "cards", "import", str(cards))
+    assert code == 0, out + err
+    store = EditionStore(home)
+    build = store.build_path(store.dates()[-1])
+    assert build is not None
+    question = "Platinum Angel: can I lose the game to the legend rule?"
+    with Searcher.open(build, extras=[("rulings", snapshot(home), 1.0)]) as searcher:
+        everything = searcher.search(question, scope="rulings", limit=65)
+        assert "Platinum Angel" not in {c for r in everything.results for c in r.cards}
+        found = searcher.search(question)
+        assert [(r.cards, r.snippet) for r in found.rulings] == [(("Platinum Angel",), own["text"])]

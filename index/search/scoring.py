@@ -16,6 +16,7 @@ weighting, deletions, several segments) goes through ``searcher.search``.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 from collections import defaultdict
 from collections.abc import Iterable
@@ -104,7 +105,8 @@ def top(
         results = searcher.search(q, limit=limit, filter=flt)
         return [(float(h.score), h.fields()) for h in results]
     parts = q.subqueries if type(q) is Or else [q]
-    allowed = set(searcher.docs_for_query(flt)) if flt is not None else None
+    allowed = flt if isinstance(flt, set) or flt is None else set(searcher.docs_for_query(flt))
+    few = sorted(allowed) if allowed is not None and len(allowed) < _FEW_MOST else None
     src.forget_if_full()  # a long-running process asked about most of the index: start over
     scores: defaultdict[int, float] = defaultdict(float)
     schema = src.schema
@@ -139,7 +141,9 @@ def top(
             continue
         boost = part.boost
         pairs: Iterable[tuple[int, float]] = zip(*scored, strict=True)
-        if allowed is not None:
+        if few is not None and len(few) * _FEW < len(scored[0]):
+            pairs = _among(scored, few)
+        elif allowed is not None:
             pairs = [(docnum, s) for docnum, s in pairs if docnum in allowed]
         if boost != 1.0:
             for docnum, s in pairs:
@@ -177,6 +181,25 @@ def term_scores(
         # whoosh.scoring.bm25, term for term (so the floats come out the same)
         out.append(idf * ((tf * k1p1) / (tf + k1 * (omb + b * fl / avgfl))))
     return ids, out
+
+
+_FEW = 8
+"""A filter's documents are looked up in a term's postings (rather than the postings read
+through) when the term is in more than this many times as many documents."""
+_FEW_MOST = 2048
+"""Filters of more documents than this are checked against each posting, not looked up."""
+
+
+def _among(scored: tuple[list[int], list[float]], few: list[int]) -> list[tuple[int, float]]:
+    """The (document, score) of a term's ``scored`` postings for the documents ``few`` (sorted),
+    each found by bisection: a card's 20 rulings among a term's thousands."""
+    ids, values = scored
+    out = []
+    for docnum in few:
+        at = bisect.bisect_left(ids, docnum)
+        if at < len(ids) and ids[at] == docnum:
+            out.append((docnum, values[at]))
+    return out
 
 
 def _best(scores: dict[int, float], limit: int) -> list[tuple[int, float]]:

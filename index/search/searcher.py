@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .asks import prior
 from .cardquery import CardReading, card_parts, read_cards, shared_signals
-from .extra import RULINGS_IN_ALL
+from .extra import RULINGS_IN_ALL, cards_filter, names_a_card
 from .kinds import Scope, get_scope, kind_of
 from .pasted import find_question, is_pasted
 from .query import (
@@ -273,9 +273,12 @@ class Searcher:
                 # as what the cards do.
                 if scope.rule_numbers:
                     typed = rule_numbers(typed)[1] or typed
-                if scope.named and not self._may_show_rulings(i, typed):
+                named = self._ruling_cards_named(i, typed) if scope.named else None
+                if named == []:
                     continue  # it names none of their cards: it would show none
-                found = self._run(self._source(i), typed, limit, scope, seen, None, source)
+                found = self._run(
+                    self._source(i), typed, limit, scope, seen, None, source, rulings_of=named
+                )
             else:
                 found = self._run(self._source(i), text, limit, scope, seen, reading, source)
             if scope.named and source == "rulings":
@@ -303,12 +306,12 @@ class Searcher:
             src = self._opened[i] = OpenIndex(ix)
         return src
 
-    def _may_show_rulings(self, i: int, question: str) -> bool:
-        """Checks if a search of everything may show rulings of the ``i``-th index for
-        ``question`` (it names one of their cards; always, without a record of their cards)."""
+    def _ruling_cards_named(self, i: int, question: str) -> list[str] | None:
+        """The cards of the ``i``-th index's rulings that ``question`` names, in a search of
+        everything (it shows only theirs); ``None`` without a record of their cards."""
         found = self._deferred.get(i)
         cards = found.ruling_cards() if found is not None else None
-        return cards is None or bool(cards.named(without_sections(question)[0]))
+        return None if cards is None else cards.named(without_sections(question)[0])
 
     def _read_cards(self, query: str, primary: OpenIndex) -> CardReading | None:
         """The card names in ``query`` (none without a card store, or for a rule number)."""
@@ -327,8 +330,10 @@ class Searcher:
         seen: set[str],
         reading: CardReading | None = None,
         source: str = "edition",
+        rulings_of: list[str] | None = None,
     ) -> list[SearchResult]:
-        """The records of one index for a query, skipping (and adding to) ``seen`` ids."""
+        """The records of one index for a query, skipping (and adding to) ``seen`` ids; only
+        rulings of the cards ``rulings_of`` when given."""
         from whoosh.query import And, Every, Or, Term
 
         text, sections = without_sections(text)
@@ -349,13 +354,20 @@ class Searcher:
         if sections:
             section_q = Or([Term("section", x) for x in sections])
             flt = section_q if flt is None else And([flt, section_q])
+        only = cards_filter(src.schema, rulings_of) if rulings_of else None
+        if only is not None:
+            # Exactly their rulings (a few more cards have the same title words).
+            flt = only if flt is None else And([flt, only])
+            flt = {
+                d
+                for d in src.searcher.docs_for_query(flt)
+                if names_a_card(src.stored_fields(d), text)
+            }
         words = concepts(q, src) if text else []
         pool = max(POOL, limit * 3)
         hits = top(src, prune(q, src), pool, flt, direct=self.direct_scoring)
-        if scope.named and source == "rulings":
+        if scope.named and source == "rulings" and only is None:
             # In a search of everything, a ruling answers only a question naming its card.
-            from .extra import names_a_card
-
             hits = [h for h in hits if names_a_card(h[1], text)]
         wanted = frozenset(str(t) for f, t in q.iter_all_terms() if f in FIELDS)
         if len(words) > 1:
