@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from .asks import prior
 from .cardquery import CardReading, card_parts, read_cards, shared_signals
-from .extra import RULINGS_IN_ALL, cards_filter, names_a_card
+from .extra import RULINGS_IN_ALL, names_a_card
+from .extra import rulings_of as cards_rulings
 from .kinds import Scope, get_scope, kind_of
 from .pasted import find_question, is_pasted
 from .query import (
@@ -354,15 +355,9 @@ class Searcher:
         if sections:
             section_q = Or([Term("section", x) for x in sections])
             flt = section_q if flt is None else And([flt, section_q])
-        only = cards_filter(src.schema, rulings_of) if rulings_of else None
+        only = cards_rulings(src, rulings_of, text) if rulings_of else None
         if only is not None:
-            # Exactly their rulings (a few more cards have the same title words).
-            flt = only if flt is None else And([flt, only])
-            flt = {
-                d
-                for d in src.searcher.docs_for_query(flt)
-                if names_a_card(src.stored_fields(d), text)
-            }
+            flt = only if flt is None else only & set(src.searcher.docs_for_query(flt))
         words = concepts(q, src) if text else []
         pool = max(POOL, limit * 3)
         hits = top(src, prune(q, src), pool, flt, direct=self.direct_scoring)
