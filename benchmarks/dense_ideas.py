@@ -6,6 +6,7 @@ Usage::
     python benchmarks/dense_ideas.py --held            # H and our A–P too
     python benchmarks/dense_ideas.py --only csls,prf   # some families (csls, split, prf)
     python benchmarks/dense_ideas.py --must-show       # the issue's 0/0 question, per idea
+    python benchmarks/dense_ideas.py --no-cards        # judge+sem instead (no card names read)
 
 The engine is ``judge+cards+sem`` (``relevance.py``'s): ``judge+cards`` on the 2025-02-07
 edition for the real questions, on the newest for ours (half Q is never read), the vectors from
@@ -372,13 +373,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=MODEL, help="model folder")
     parser.add_argument("--cards", type=Path, default=CARDS, help="card data folder or file")
     parser.add_argument("--cache", type=Path, default=CACHE, help="vectors cache folder")
+    parser.add_argument("--no-cards", action="store_true", help="judge+sem: no card names read")
     parser.add_argument("--no-semantic", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     loaded = load_model(args)
     if loaded is None:
         raise SystemExit("the model and the semantic extra are needed")
     model, enc = loaded
-    cards = card_names(args.cards, args.cache)
+    cards = None if args.no_cards else card_names(args.cards, args.cache)
     with tempfile.TemporaryDirectory() as tmp:
         real = Set("real", CORPUS / f"cr-{REAL_EDITION}.txt", Path(tmp), cards, model, enc)
         sets = [real]
