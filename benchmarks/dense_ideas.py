@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/dense_ideas.py                   # every idea on the tuning half T
     python benchmarks/dense_ideas.py --held            # H and our A–P too
-    python benchmarks/dense_ideas.py --only csls,prf   # some families (csls, split, prf)
+    python benchmarks/dense_ideas.py --only csls,prf   # some families (csls, split, prf, pooled)
     python benchmarks/dense_ideas.py --must-show       # the issue's 0/0 question, per idea
     python benchmarks/dense_ideas.py --no-cards        # judge+sem instead (no card names read)
 
@@ -24,7 +24,9 @@ line ``today`` is ``relevance.py``'s judge+cards+sem to the last digit. The fami
   question's vector plus ``beta`` times the mean of the first ``k`` fused candidates' best
   passages (``weighted`` by their fused score; ``centroid``: all their passages' mean),
   normalised; the cosines (and the model's nearest) recomputed and fused again. No second
-  embedding.
+  embedding;
+* ``pooled``: a document's passages pooled by a soft maximum of their cosines instead of the
+  best one (:class:`Pooled`).
 
 The figures measured are in ``index/semantic/reranking.py``'s docstring; none was kept.
 """
@@ -106,6 +108,34 @@ class Hubbed:
         matrix, starts = self.inner._decode()
         rows = np.einsum("ij,j->i", matrix, np.asarray(query, dtype=np.float32).reshape(-1))
         return np.maximum.reduceat(rows - self.penalty, starts)
+
+
+class Pooled:
+    """Vectors whose document score is a soft maximum of its passages' cosines:
+    ``tau * log(sum(exp(cos / tau)))``, less ``tau * log(passages)`` when ``sized`` (a mean
+    more than a sum; ``tau`` to 0: the max)."""
+
+    def __init__(self, inner: Any, tau: float, *, sized: bool = True) -> None:
+        import numpy as np
+
+        self.inner, self.tau, self.sized = inner, tau, sized
+        self.ids, self.position, self.model = inner.ids, inner.position, inner.model
+        self.path = inner.path
+        matrix, starts = inner._decode()
+        self.sizes = np.diff(np.append(starts, len(matrix))).astype(np.float32)
+
+    def _decode(self) -> Any:
+        return self.inner._decode()
+
+    def similarities(self, query: Any) -> Any:
+        import numpy as np
+
+        matrix, starts = self.inner._decode()
+        rows = np.einsum("ij,j->i", matrix, np.asarray(query, dtype=np.float32).reshape(-1))
+        best = np.maximum.reduceat(rows, starts)
+        shifted = np.exp((rows - np.repeat(best, self.sizes.astype(np.intp))) / self.tau)
+        total = np.add.reduceat(shifted, starts)
+        return best + self.tau * (np.log(total) - (np.log(self.sizes) if self.sized else 0.0))
 
 
 class Remembered:
@@ -302,13 +332,27 @@ def held_ideas() -> list[Idea]:
         ("prf k 5 beta 1.0", prf(5, 1.0, False)),
         ("prf k 5 beta 0.6 weighted", prf(5, 0.6, True)),
         ("csls k 10 alpha 0.7 + prf k 5 beta 1.0", both),
+        ("soft max of passages tau 0.05", lambda s: Pooled(_plain(s), 0.05)),
     ]
+
+
+def pooled_ideas() -> list[Idea]:
+    out: list[Idea] = []
+    for sized in (True, False):
+        for tau in (0.01, 0.02, 0.05, 0.1):
+
+            def make(s: Set, tau: float = tau, sized: bool = sized) -> Any:
+                return Pooled(_plain(s), tau, sized=sized)
+
+            out.append((f"soft max of passages tau {tau}{'' if sized else ' summed'}", make))
+    return out
 
 
 FAMILIES: dict[str, Callable[[], list[Idea]]] = {
     "csls": csls_ideas,
     "split": split_ideas,
     "prf": prf_ideas,
+    "pooled": pooled_ideas,
 }
 
 ZERO = "my 0/0 artifact land thing, is it gone?"
@@ -368,7 +412,7 @@ def figures(ranks: list[int | None]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--held", action="store_true", help="H and ours: the best of each only")
-    parser.add_argument("--only", default="", help="families: csls, split, prf")
+    parser.add_argument("--only", default="", help="families: csls, split, prf, pooled")
     parser.add_argument("--must-show", action="store_true", help="the issue's 0/0 question")
     parser.add_argument("--model", type=Path, default=MODEL, help="model folder")
     parser.add_argument("--cards", type=Path, default=CARDS, help="card data folder or file")
