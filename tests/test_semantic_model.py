@@ -269,9 +269,14 @@ def test_a_question_sharing_no_word_with_its_rule(
     strict=True,
     reason=(
         "all-MiniLM-L6-v2 reads 'artifact land' and not '0/0': over the whole 2025-02-07 "
-        "edition it ranks 704.5f 188th for this question (its passages include four players' "
-        "phrasings of 'toughness 0'), search alone 72nd; re-ranking 100 deep, or adding the "
-        "model's 50 nearest, still leaves it out of the top 10"
+        "edition it ranks 704.5f 188th for this question (191st with int8 vectors; its "
+        "passages include four players' phrasings of 'toughness 0'), search alone 72nd; "
+        "re-ranking 100 deep, or adding the model's 50 nearest, still leaves it out of the top "
+        "10. Tried 2026-12-02 (benchmarks/dense_ideas.py --must-show): '0/0' read as power and "
+        "toughness in the text embedded lifts it to 31st by cosine (9th of this test's part, "
+        "45th without), 23rd re-ranked 100 deep; hubness reduction lowers it (210-215th, "
+        "88-170th with that reading), vector-space feedback re-ranks it 31st-55th 100 deep; "
+        "none reaches the top 10, and search's pool here lacks it"
     ),
 )
 def test_the_issue_s_0_0_artifact_land_question(

@@ -43,6 +43,39 @@ T of the real questions, the held-back half H, then recall@5 / MRR on our halves
   features or a few; ``benchmarks/fusion_fit.py`` has every figure): ours rise to 0.873–0.891 /
   0.747–0.759, T moves 0.652–0.717 / 0.495–0.519, H falls (0.489–0.556 / 0.327–0.361; the
   only fit lifting both T and ours, lexical + cosine + section share, H 0.511 / 0.361).
+* on the dense side (2026-12-02, against the same T 0.696 / 0.499, H 0.533 / 0.353, ours
+  0.871 / 0.748; ``benchmarks/dense_ideas.py`` has every figure):
+
+  - hubness reduction (CSLS, Lample et al. 2018): each passage's cosine minus alpha times its
+    mean cosine with its k nearest passages of other documents (computed from the passages
+    alone, 1.5–2.6 s an edition: it would have to be stored with the vectors), k 3–50, alpha
+    0.1–1.5: T 0.630–0.696 / 0.494–0.522 (s@5 0.696 only at k 50, alpha 0.1); the best MRR,
+    k 10 alpha 0.7, T 0.652 / 0.515, H 0.600 / 0.343, ours 0.868 / 0.744; any other passage
+    (its own document's too) as a neighbour, k 10 alpha 1.0, T 0.652 / 0.520, H 0.578 /
+    0.343, ours 0.869 / 0.745; in the fused cosines only, T 0.630 / 0.505–0.519; in choosing
+    the model's nearest only, T 0.696 / 0.499–0.501;
+  - pseudo-relevance feedback in vector space (Rocchio; ANCE-PRF, Li et al. 2021): the
+    question's vector plus beta times the mean of the first k fused candidates' best passages,
+    normalised, the cosines and the model's nearest recomputed and fused again, k 2–15, beta
+    0.3–1.5: T 0.630–0.696 / 0.451–0.506; the best, k 5 beta 0.6 / 1.0, T 0.696 / 0.505–0.506,
+    H 0.533 / 0.344–0.346, ours 0.869–0.873 / 0.744; weighted by the fused score, k 5 beta
+    0.6, T 0.696 / 0.505, H 0.556 / 0.346, ours 0.871 / 0.746; each candidate's passages'
+    mean instead of its best, T 0.630–0.696 / 0.464–0.502; both ideas (k 10 alpha 0.7, k 5
+    beta 1.0), T 0.652 / 0.487, H 0.578 / 0.339, ours 0.868 / 0.746; on judge+sem (today T
+    0.500 / 0.447, H 0.556 / 0.372, ours 0.863 / 0.735) the same six: T 0.478–0.522 /
+    0.423–0.445, H 0.511–0.578 / 0.349–0.358, ours 0.858–0.864 / 0.730–0.735;
+  - a document's passages pooled by a soft maximum (tau log of the mean of exp(cosine / tau))
+    instead of the best one, tau 0.01–0.1: T 0.696 / 0.497–0.504; tau 0.05, H 0.489 / 0.333,
+    ours 0.881 / 0.754; summed (no mean: many phrasings count), T 0.630–0.696 / 0.496–0.504;
+  - for the issue's "my 0/0 artifact land thing, is it gone?" (search alone, 704.5f 72nd):
+    704.5f is 191st by cosine (56th re-ranked 100 deep), 210–215th with hubness reduction
+    (53rd–54th re-ranked); with "0/0" read as power and toughness in the text embedded, 31st
+    (23rd re-ranked), 88–170th with hubness reduction (35th–45th); with feedback, re-ranked 100
+    deep, 31st–55th; never in the first 10 (``dense_ideas.py --must-show``).
+
+  Warm cost (the re-rank of the 91 real questions, their vectors and pools remembered; medians
+  of 7 interleaved runs, load 2.9): today 3.0 ms a question, with hubness reduction 2.8 ms
+  (a subtraction), with feedback 7.5 ms (a second pass over every passage and the fusion).
 
 The candidates re-ranked (the pool's first 30 and the model's 5 nearest) hold an expected rule
 for 36 of T's 46 questions and 36 of H's 45: a better order of the same candidates could reach
