@@ -788,18 +788,23 @@ def test_bit_parallel_edit_distance_matches_the_table() -> None:
 
 
 def test_the_first_results_do_not_depend_on_the_limit(store_home: Path) -> None:
-    # The re-rank pool is the same for any --limit up to a third of it: asking for more
-    # results adds to the list, it does not reorder its head.
+    # Asking for more results adds to the list, it does not reorder its head: the re-rank
+    # pool is the same for any --limit, and past a third of it the others follow the pool's.
     folder = _build(store_home, "2026-01-16")
     for question in (
         "first strike",
         "my creature got prowess from two different cards, does it stack",
         "can i tap a creature i just cast this turn to pay for convoke",
         "opp shocks my mana elf, can i tap it for mana in response",
+        "if my creature has 0 toughness does it die",  # 704.5g 5th at --limit 30, before
     ):
         short = [r.id for r in search(folder, question, limit=5).results]
-        long = [r.id for r in search(folder, question, limit=20).results]
-        assert long[:5] == short, question
+        head = [r.id for r in search(folder, question, limit=20).results]
+        assert head[:5] == short, question
+        for limit in (30, 50, 100):
+            long = [r.id for r in search(folder, question, limit=limit).results]
+            assert long[: len(head)] == head, (question, limit)
+            assert len(long) == len(set(long)) == limit, (question, limit)
 
 
 # --- questions as people paste them ------------------------------------------------------------

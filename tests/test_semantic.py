@@ -352,6 +352,26 @@ def test_rerank_adds_the_model_s_nearest_only_with_make(
     assert len({r.id for r in out}) == 5
 
 
+def test_rerank_adds_the_nearest_from_the_tail_as_a_shorter_pool_would(
+    vectors_home: tuple[Any, FakeEncoder],
+) -> None:
+    # A longer --limit gives a longer pool: 704.5f past the depth must still be added as the
+    # model's nearest, as it is when the pool stops before it.
+    vectors, enc = vectors_home
+    question = "If a creature has toughness 0 or less, it’s put into its owner’s graveyard."
+    pool = [_hit("100.1", 9.0), _hit("100.2", 5.0), _hit("704.5a", 2.0), _hit("704.5f", 1.0)]
+
+    def make(rid: str) -> SearchResult:
+        return _hit(rid, 0.0)
+
+    short = rerank(question, pool[:2], vectors, enc, weight=0.9, depth=2, add=2, make=make)
+    long = rerank(question, pool, vectors, enc, weight=0.9, depth=2, add=2, make=make)
+    assert "704.5f" in [r.id for r in short[:4]]
+    assert [(r.id, r.score) for r in long[:4]] == [(r.id, r.score) for r in short[:4]]
+    ids = [r.id for r in long]
+    assert len(ids) == len(set(ids)) and {r.id for r in pool} <= set(ids)  # each once
+
+
 def test_rerank_of_a_document_without_a_vector(vectors_home: tuple[Any, FakeEncoder]) -> None:
     vectors, enc = vectors_home
     pool = [_hit("section:notes-1", 9.0), _hit("704.5f", 5.0)]

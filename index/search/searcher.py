@@ -35,6 +35,7 @@ from .query import (
 from .rank import (
     COORDINATION,
     POOL,
+    Hits,
     concepts,
     coverage,
     headings_to_first_rule,
@@ -365,20 +366,15 @@ class Searcher:
             # In a search of everything, a ruling answers only a question naming its card.
             hits = [h for h in hits if names_a_card(h[1], text)]
         wanted = frozenset(str(t) for f, t in q.iter_all_terms() if f in FIELDS)
-        if len(words) > 1:
-            hits = [(s * coverage(f, words) ** COORDINATION, f) for s, f in hits]
-            # Each later step keeps the order when it changes nothing.
-            hits.sort(key=lambda h: -h[0])
-        hits = phrasings_to_rules(hits)
-        if text:
-            hits = redirects(src, hits)
-        if scope.lends:
-            hits = lend(src, hits)
-        if text:
-            hits = headings_to_first_rule(src, hits)
-            hits = prior(hits, text)
+        ranked = _ranked(src, hits[:POOL], words, text, scope)
+        if len(hits) > POOL and ranked:
+            # More asked for than a pool holds: the first results are still the pool's (the
+            # same whatever the limit), the others follow them, scaled to score below them.
+            more = _ranked(src, hits, words, text, scope)
+            scale = min(1.0, ranked[-1][0] / more[0][0]) if more and more[0][0] > 0 else 1.0
+            ranked += [(s * scale, f) for s, f in more]
         records: list[SearchResult] = []
-        for score, fields in hits:
+        for score, fields in ranked:
             kind = kind_of(fields)
             if kind.folds_into_number:
                 # An example or a players' phrasing is reported as its rule.
@@ -405,6 +401,25 @@ class Searcher:
             if len(records) >= limit:
                 break
         return records
+
+
+def _ranked(
+    src: OpenIndex, hits: Hits, words: list[tuple[frozenset[str], float]], text: str, scope: Scope
+) -> Hits:
+    """BM25F ``hits`` re-ranked (see :mod:`index.search.rank`), best first."""
+    if len(words) > 1:
+        hits = [(s * coverage(f, words) ** COORDINATION, f) for s, f in hits]
+        # Each later step keeps the order when it changes nothing.
+        hits.sort(key=lambda h: -h[0])
+    hits = phrasings_to_rules(hits)
+    if text:
+        hits = redirects(src, hits)
+    if scope.lends:
+        hits = lend(src, hits)
+    if text:
+        hits = headings_to_first_rule(src, hits)
+        hits = prior(hits, text)
+    return hits
 
 
 def _parts(q: Any) -> list[Any]:

@@ -274,7 +274,9 @@ def combine(
     head, body, tail = pool[:keep], list(pool[keep : keep + depth]), pool[keep + depth :]
     if not body and (make is None or add <= 0):
         return list(pool)
-    seen = {h.id for h in pool}
+    # The model's nearest join from anywhere but the candidates, the tail too: a longer
+    # limit's pool must not keep one out that a shorter one's adds.
+    seen = {h.id for h in head} | {h.id for h in body}
     added: list[H] = []
     if make is not None and add > 0:
         for rid in nearest(add + len(seen)):
@@ -286,6 +288,8 @@ def combine(
                 seen.add(rid)
             if len(added) >= add:
                 break
+        if added and tail:
+            tail = [h for h in tail if h.id not in seen]
     candidates = body + added
     where, lexical, _, cos = normalised(similarities, position, body, added)
     combined = [(1.0 - weight) * x + weight * c for x, c in zip(lexical, cos, strict=True)]
