@@ -25,11 +25,11 @@ Hits = list[tuple[float, dict[str, Any]]]
 """(score, stored fields) of documents, best first."""
 
 POOL = 65
-"""How many best BM25F hits are re-ranked by how much of the question they cover (more when
-``--limit`` asks for more than a third of them). The pool does not grow with ``--limit`` below
-that, so the first results are the same whatever the limit. 65, not 30: the answers that the
-coverage re-rank lifts into the top 5 are often beyond the 30th BM25F hit (525 questions:
-MRR 0.698 → 0.707, R@5 0.830 → 0.834; 100 gave 0.709)."""
+"""How many best BM25F hits are re-ranked by how much of the question they cover, whatever
+``--limit`` asks for: the first results are the same at any limit (past a third of the pool,
+the hits that follow it are re-ranked among more of them, after the pool's). 65, not 30: the
+answers that the coverage re-rank lifts into the top 5 are often beyond the 30th BM25F hit
+(525 questions: MRR 0.698 → 0.707, R@5 0.830 → 0.834; 100 gave 0.709)."""
 COORDINATION = 2.0
 """Exponent of the coordination factor (tuned on half A of the benchmark): a hit's score is
 multiplied by (idf-weighted share of the query's words it contains) ** COORDINATION."""
