@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .asks import prior
 from .query import FIELDS
 from .schema import is_title
 from .words import NUMBER_KEYS, LazyPattern, stem_set
@@ -253,3 +254,29 @@ def _entry_pointed_to(fields: dict[str, Any]) -> str | None:
     if m is None or m.group(1).startswith("rule"):
         return None
     return f"glossary:{m.group(1)}"
+
+
+def ranked_hits(
+    src: OpenIndex,
+    hits: Hits,
+    words: list[tuple[frozenset[str], float]],
+    text: str,
+    *,
+    lends: bool = True,
+) -> Hits:
+    """BM25F ``hits`` (best first) re-ranked: by how much of the question's ``words`` each
+    covers, phrasings folded into their rules, redirects and headings giving way, glossary
+    entries lending (``lends``) and the priors of the question's ``text``; best first."""
+    if len(words) > 1:
+        hits = [(s * coverage(f, words) ** COORDINATION, f) for s, f in hits]
+        # Each later step keeps the order when it changes nothing.
+        hits.sort(key=lambda h: -h[0])
+    hits = phrasings_to_rules(hits)
+    if text:
+        hits = redirects(src, hits)
+    if lends:
+        hits = lend(src, hits)
+    if text:
+        hits = headings_to_first_rule(src, hits)
+        hits = prior(hits, text)
+    return hits

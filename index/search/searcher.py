@@ -16,7 +16,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from .asks import prior
 from .cardquery import CardReading, card_parts, read_cards, shared_signals
 from .extra import RULINGS_IN_ALL, names_a_card
 from .extra import rulings_of as cards_rulings
@@ -32,18 +31,7 @@ from .query import (
     rule_numbers,
     without_sections,
 )
-from .rank import (
-    COORDINATION,
-    POOL,
-    Hits,
-    concepts,
-    coverage,
-    headings_to_first_rule,
-    lend,
-    phrasings_to_rules,
-    prune,
-    redirects,
-)
+from .rank import POOL, Hits, concepts, prune, ranked_hits
 from .results import SearchResult, SearchResults, rule_record, snippet_of
 from .scoring import top
 from .source import Deferred, OpenIndex
@@ -366,60 +354,55 @@ class Searcher:
             # In a search of everything, a ruling answers only a question naming its card.
             hits = [h for h in hits if names_a_card(h[1], text)]
         wanted = frozenset(str(t) for f, t in q.iter_all_terms() if f in FIELDS)
-        ranked = _ranked(src, hits[:POOL], words, text, scope)
-        if len(hits) > POOL and ranked:
-            # More asked for than a pool holds: the first results are still the pool's (the
-            # same whatever the limit), the others follow them, scaled to score below them.
-            more = _ranked(src, hits, words, text, scope)
-            scale = min(1.0, ranked[-1][0] / more[0][0]) if more and more[0][0] > 0 else 1.0
-            ranked += [(s * scale, f) for s, f in more]
+        ranked = ranked_hits(src, hits[:POOL], words, text, lends=scope.lends)
         records: list[SearchResult] = []
-        for score, fields in ranked:
-            kind = kind_of(fields)
-            if kind.folds_into_number:
-                # An example or a players' phrasing is reported as its rule.
-                number = fields["number"]
-                if number in seen:
-                    continue
-                parent = src.find_document(number)
-                if parent is None:
-                    continue
-                seen.add(number)
-                rec = _record(parent, score, wanted)
-                if kind.shows_as_example:
-                    example, _marks = snippet_of(fields.get("body") or "", wanted)
-                    rec = dataclasses.replace(rec, example=example)
-                records.append(rec)
-            else:
-                rec = _record(fields, score, wanted)
-                if rec.id in seen:
-                    continue
-                if len(rec.cards) > 1:
-                    rec = _named_first(rec, text)
-                seen.add(rec.id)
-                records.append(rec)
-            if len(records) >= limit:
-                break
+        _add_records(src, ranked, records, limit, seen, wanted, text)
+        if len(records) < limit and len(hits) > POOL and ranked:
+            # More asked for than the pool gave: the first results are still the pool's (the
+            # same whatever the limit), the others follow them, scaled to score below them.
+            more = ranked_hits(src, hits, words, text, lends=scope.lends)
+            scale = min(1.0, ranked[-1][0] / more[0][0]) if more and more[0][0] > 0 else 1.0
+            _add_records(src, [(s * scale, f) for s, f in more], records, limit, seen, wanted, text)
         return records
 
 
-def _ranked(
-    src: OpenIndex, hits: Hits, words: list[tuple[frozenset[str], float]], text: str, scope: Scope
-) -> Hits:
-    """BM25F ``hits`` re-ranked (see :mod:`index.search.rank`), best first."""
-    if len(words) > 1:
-        hits = [(s * coverage(f, words) ** COORDINATION, f) for s, f in hits]
-        # Each later step keeps the order when it changes nothing.
-        hits.sort(key=lambda h: -h[0])
-    hits = phrasings_to_rules(hits)
-    if text:
-        hits = redirects(src, hits)
-    if scope.lends:
-        hits = lend(src, hits)
-    if text:
-        hits = headings_to_first_rule(src, hits)
-        hits = prior(hits, text)
-    return hits
+def _add_records(
+    src: OpenIndex,
+    hits: Hits,
+    records: list[SearchResult],
+    limit: int,
+    seen: set[str],
+    wanted: frozenset[str],
+    text: str,
+) -> None:
+    """Adds the records of ``hits`` to ``records`` up to ``limit``, skipping (and adding to)
+    ``seen`` ids."""
+    for score, fields in hits:
+        if len(records) >= limit:
+            return
+        kind = kind_of(fields)
+        if kind.folds_into_number:
+            # An example or a players' phrasing is reported as its rule.
+            number = fields["number"]
+            if number in seen:
+                continue
+            parent = src.find_document(number)
+            if parent is None:
+                continue
+            seen.add(number)
+            rec = _record(parent, score, wanted)
+            if kind.shows_as_example:
+                example, _marks = snippet_of(fields.get("body") or "", wanted)
+                rec = dataclasses.replace(rec, example=example)
+            records.append(rec)
+        else:
+            rec = _record(fields, score, wanted)
+            if rec.id in seen:
+                continue
+            if len(rec.cards) > 1:
+                rec = _named_first(rec, text)
+            seen.add(rec.id)
+            records.append(rec)
 
 
 def _parts(q: Any) -> list[Any]:
