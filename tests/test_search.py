@@ -405,7 +405,13 @@ def test_a_question_s_words_raise_the_section_that_decides_it(
     assert list(cued).index(first[1]) < list(plain).index(first[1])
 
 
-def test_a_question_ranks_a_glossary_entry_below_the_rules(store_home: Path) -> None:
+def test_a_question_ranks_a_glossary_entry_below_the_rules(
+    store_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from index.search import asks
+
+    # The glossary prior alone: a question's body words weigh as a term search's here.
+    monkeypatch.setattr(asks, "QUESTION_BODY", 1.0)
     entry = "glossary:Legend Rule"
     term = search(_build(store_home, "2026-01-16"), "legend rule").results
     asked = search(_build(store_home, "2026-01-16"), "what is the legend rule").results

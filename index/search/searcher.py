@@ -16,7 +16,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from .asks import prior
+from .asks import asking_stems, prior, weigh_asked, weigh_body
 from .cardquery import CardReading, card_parts, read_cards, shared_signals
 from .extra import RULINGS_IN_ALL
 from .kinds import Scope, get_scope, kind_of
@@ -260,6 +260,8 @@ class Searcher:
         out.jumped = bool(pinned)
         out.pinned = len(pinned)
         text = rest or cleaned
+        # Read from the query as typed: cleaning drops the "?" that ends a sentence that asks.
+        asked = asking_stems(out.searched or query)
         hits: list[SearchResult] = []
         read = 0
         for i, (source, weight) in enumerate(zip(self.sources, self.weights, strict=True)):
@@ -277,7 +279,7 @@ class Searcher:
                     continue  # it names none of their cards: it would show none
                 found = self._run(self._source(i), typed, limit, scope, seen, None, source)
             else:
-                found = self._run(self._source(i), text, limit, scope, seen, reading, source)
+                found = self._run(self._source(i), text, limit, scope, seen, reading, source, asked)
             if scope.named and source == "rulings":
                 # Beside the results, not among them: see index.search.extra.RULINGS_IN_ALL.
                 out.rulings = found[:RULINGS_IN_ALL]
@@ -327,8 +329,10 @@ class Searcher:
         seen: set[str],
         reading: CardReading | None = None,
         source: str = "edition",
+        asked: frozenset[str] = frozenset(),
     ) -> list[SearchResult]:
-        """The records of one index for a query, skipping (and adding to) ``seen`` ids."""
+        """The records of one index for a query, skipping (and adding to) ``seen`` ids;
+        ``asked``: the stems of the sentences that ask (:func:`index.search.asks.asking_stems`)."""
         from whoosh.query import And, Every, Or, Term
 
         text, sections = without_sections(text)
@@ -338,9 +342,9 @@ class Searcher:
                 return []
             q = Every()
         elif not reading:
-            q = parse(src, text)
+            q = weigh_body(parse(src, text), text)
         else:
-            own = parse(src, text) if text else None
+            own = weigh_body(parse(src, text), text) if text else None
             own_parts = [] if own is None else _parts(own)
             signal_parts = shared_signals(signal_parts, len(own_parts))
             q = Or(own_parts + signal_parts + name_parts)
@@ -349,7 +353,7 @@ class Searcher:
         if sections:
             section_q = Or([Term("section", x) for x in sections])
             flt = section_q if flt is None else And([flt, section_q])
-        words = concepts(q, src) if text else []
+        words = weigh_asked(concepts(q, src), asked) if text else []
         pool = max(POOL, limit * 3)
         hits = top(src, prune(q, src), pool, flt, direct=self.direct_scoring)
         if scope.named and source == "rulings":
