@@ -73,9 +73,9 @@ judge then judge+cards; today judge T 0.522 / 0.373, ours 0.830 / 0.717, judge+c
   success@5, the semantic engines unchanged. Not kept; it cost warm search ~0.5 ms (p95 8.3 →
   9.0). The code and its sweep (``benchmarks/proximity_sweep.py``) are in history at 2ea6caf.
 
-Tried for lexical search alone (2026-12-02; success@5 / MRR on T, then H, then recall@5 / MRR
-on ours A–P as written; judge, which was T 0.522 / 0.373, H 0.422 / 0.291, ours 0.830 /
-0.717):
+Tried for lexical search alone (2026-12-02; success@5 / MRR on T, then H and recall@5 / MRR
+on ours A–P as written for what lifted T; judge, which was T 0.522 / 0.373, H 0.422 / 0.291,
+ours 0.830 / 0.717):
 
 * the words of the sentences that ask (ending in "?" or starting with can, does, do, is,
   will, what, how, who, when, if; only when other sentences tell a story: 26 questions of T)
@@ -98,10 +98,13 @@ on ours A–P as written; judge, which was T 0.522 / 0.373, H 0.422 / 0.291, our
   0.354–0.378;
 * query-time field boosts (:data:`index.search.query.FIELD_BOOSTS`) in every query: title
   0.5–2.0, T 0.478–0.522 / 0.351–0.394; term 0.25–1.0, no lift; asked 1.55–2.0 or body
-  0.8–0.95, T up to 0.543 / 0.417 (body 0.85: T 0.522 / 0.405, H 0.422 / 0.303, ours 0.838 /
-  0.716), but "protection DEBT" lost 702.16b and 702.16c from its first eight at any of them
-  (a pinned test). Kept as a question's body weight (:data:`QUESTION_BODY`, 0.875), with the
-  asked share: T 0.543 / 0.398, H 0.422 / 0.309, ours 0.833 / 0.718;
+  0.8–0.95, T up to 0.543 / 0.417 with or without the asked share (body 0.85: T 0.522 /
+  0.405, H 0.422 / 0.303, ours 0.838 / 0.716), but "protection DEBT" lost 702.16b and 702.16c
+  from its first eight at any of them (a pinned test). Kept as a question's body weight
+  (:data:`QUESTION_BODY`, 0.875), with the asked share: T 0.543 / 0.398, H 0.422 / 0.309,
+  ours 0.833 / 0.718;
+* the section cues (:data:`SECTION_CUES`) read from the sentences that ask alone, in a
+  question that tells a story (with the two kept above): T 0.543 / 0.398 → 0.522 / 0.395;
 * an example's score x 0.6–1.5 (it stands for its rule): T 0.478–0.522 / 0.366–0.391 (x 0.9:
   0.522 / 0.385); with body 0.85 in every query, x 0.8–0.9: T 0.500 / 0.416–0.419. Not kept.
 """
