@@ -101,8 +101,10 @@ ours 0.830 / 0.717):
   0.8–0.95, T up to 0.543 / 0.417 with or without the asked share (body 0.85: T 0.522 /
   0.405, H 0.422 / 0.303, ours 0.838 / 0.716), but "protection DEBT" lost 702.16b and 702.16c
   from its first eight at any of them (a pinned test). Kept as a question's body weight
-  (:data:`QUESTION_BODY`, 0.875), with the asked share: T 0.543 / 0.398, H 0.422 / 0.309,
-  ours 0.833 / 0.718;
+  (:data:`QUESTION_BODY`), with the asked share: 0.95, 0.925, 0.9, 0.875: T 0.543 / 0.380,
+  0.396, 0.397, 0.398; judge+cards+sem T 0.696 / 0.499 at 1.0 (the asked share alone), 0.696 /
+  0.503 at 0.925, 0.696 / 0.505 at 0.9, 0.674 / 0.502 at 0.875. At 0.9, judge H 0.422 /
+  0.305, ours 0.835 / 0.718;
 * the section cues (:data:`SECTION_CUES`) read from the sentences that ask alone, in a
   question that tells a story (with the two kept above): T 0.543 / 0.398 → 0.522 / 0.395;
 * an example's score x 0.6–1.5 (it stands for its rule): T 0.478–0.522 / 0.366–0.391 (x 0.9:
@@ -263,15 +265,15 @@ def weigh_asked(words: Concepts, asked: frozenset[str]) -> Concepts:
     return [(stems, w * ASKED_SHARE if stems & asked else w) for stems, w in words]
 
 
-QUESTION_BODY = 0.875
+QUESTION_BODY = 0.9
 """In a question (:data:`QUESTION_WORDS` words or more), a word found in a document's body
 weighs this share of what it weighs in a search of a term or two
 (:data:`index.search.query.FIELD_BOOSTS`), so that a rule's title and the players' phrasings
 asked about it (how a question names its rule) count for more beside the body's words. The
 body's weight in every query was measured on T among 0.7-1.3 (best 0.85-0.875), but it lost
-702.16b and 702.16c of "protection DEBT" from the first eight; 0.875, not 0.85 (T MRR 0.409
-with the asked share), since ours A–P kept their MRR at 0.875 and lost 0.001 at 0.85 (see the
-list of what was tried, above)."""
+702.16b and 702.16c of "protection DEBT" from the first eight. In questions only, 0.9 was
+chosen on T among 0.875-0.95: judge alike from 0.925 down, the semantic re-rank with cards
+read lost a question of T's first five at 0.875 (see the list of what was tried, above)."""
 
 
 def weigh_body(q: Any, question: str) -> Any:
