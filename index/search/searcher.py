@@ -277,9 +277,11 @@ class Searcher:
                     typed = rule_numbers(typed)[1] or typed
                 if scope.named and not self._may_show_rulings(i, typed):
                     continue  # it names none of their cards: it would show none
-                found = self._run(self._source(i), typed, limit, scope, seen, None, source)
+                found = self._run(
+                    self._source(i), typed, limit, scope, seen, None, frozenset(), source
+                )
             else:
-                found = self._run(self._source(i), text, limit, scope, seen, reading, source, asked)
+                found = self._run(self._source(i), text, limit, scope, seen, reading, asked, source)
             if scope.named and source == "rulings":
                 # Beside the results, not among them: see index.search.extra.RULINGS_IN_ALL.
                 out.rulings = found[:RULINGS_IN_ALL]
@@ -328,8 +330,8 @@ class Searcher:
         scope: Scope,
         seen: set[str],
         reading: CardReading | None = None,
-        source: str = "edition",
         asked: frozenset[str] = frozenset(),
+        source: str = "edition",
     ) -> list[SearchResult]:
         """The records of one index for a query, skipping (and adding to) ``seen`` ids;
         ``asked``: the stems of the sentences that ask (:func:`index.search.asks.asking_stems`)."""
