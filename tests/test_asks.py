@@ -70,3 +70,52 @@ def test_re_ranked_glossary_entries_give_way_in_a_question_scores_still_sorted()
     assert [r.id for r in out] == ["704.5g", "glossary:Dies", "700.4"]
     assert [r.score for r in out] == [0.8, pytest.approx(0.45), 0.3]
     assert asks.glossary_later(results, "dies") == results
+
+
+@pytest.mark.parametrize(
+    ("question", "asked", "story"),
+    [
+        # The story's words (the cards, the board) are not the ask's.
+        ("My 2/2 Bear blocks a 3/3. Does it die?", {"die"}, "bear"),
+        ("I cast Shock on it. Then it goes to the graveyard?", {"graveyard", "then"}, "shock"),
+        ("I control Blood Moon. If my Urborg enters, is it a Swamp", {"urborg", "swamp"}, "moon"),
+        # One sentence, or only sentences that ask: nothing is raised above the rest.
+        ("Does my 0/0 creature die?", set(), None),
+        ("Can I respond? Does it resolve?", set(), None),
+        # A story that asks nothing.
+        ("I cast Shock. It resolved.", set(), None),
+    ],
+)
+def test_the_sentences_that_ask(question: str, asked: set[str], story: str | None) -> None:
+    found = asks.asking_stems(question)
+    assert asked <= found
+    assert bool(found) == bool(asked)
+    assert story not in found
+
+
+def test_the_asked_words_weigh_more_in_the_coverage_share() -> None:
+    words = [(frozenset(["die"]), 2.0), (frozenset(["bear"]), 3.0)]
+    out = asks.weigh_asked(words, frozenset(["die", "it"]))
+    assert out == [(frozenset(["die"]), 2.0 * asks.ASKED_SHARE), (frozenset(["bear"]), 3.0)]
+    assert asks.weigh_asked(words, frozenset()) is words
+
+
+def test_search_reads_the_asking_sentence_from_the_question_as_typed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pathlib import Path
+
+    from index.reader import read_cr_path
+    from index.search import build_ram_index, search_documents
+
+    ix = build_ram_index(read_cr_path(Path(__file__).parent / "fixtures" / "mini-cr.txt"))
+    # Only its "?" marks the second sentence as the ask, and cleaning the query drops it.
+    question = "My planeswalker has loyalty 0 now. Then it goes to the graveyard?"
+
+    def scores(text: str, share: float) -> dict[str, float]:
+        monkeypatch.setattr(asks, "ASKED_SHARE", share)
+        return {r.id: r.score for r in search_documents(ix, text, limit=10).results}
+
+    assert scores(question, 1.0) != scores(question, 3.0)
+    told = question.replace("?", ".")
+    assert scores(told, 1.0) == scores(told, 3.0)

@@ -1,4 +1,4 @@
-"""What kind of thing a question asks, read from its words: two small priors on the ranking.
+"""What kind of thing a question asks, read from its words: small priors on the ranking.
 
 A player asks "does it die?", "who wins?", "can I respond?" about a situation the rules settle
 in a few sections of their own: 104 Ending the Game, 117 Timing and Priority, 603 Handling
@@ -11,6 +11,10 @@ A question (:data:`QUESTION_WORDS` words or more) is answered by a rule, not by 
 entry defining one of its words ("Dies", "Token"): there a glossary entry keeps
 :data:`GLOSSARY_IN_QUESTIONS` of its score. An entry still lends its full score to the rule it
 names (:func:`index.search.rank.lend`), and a search of a term or two finds the entry as before.
+
+A real question is often a story, then an ask ("I block with my 2/2 ... Does it die?"): the
+words of the sentences that ask (:func:`asking_stems`) weigh :data:`ASKED_SHARE` in the share
+of the question a hit covers.
 
 Tried beside these (2026-12-01; success@5 / MRR on the real questions' tuning half T, then the
 held-back half H, then recall@5 / MRR on our halves A–P; judge+cards+sem unless named, which
@@ -66,6 +70,46 @@ judge then judge+cards; today judge T 0.522 / 0.373, ours 0.830 / 0.717, judge+c
   and ours (0.5, window 2, pairs alike): judge 0.291 → 0.286 MRR, judge+cards 0.422 → 0.467
   success@5, the semantic engines unchanged. Not kept; it cost warm search ~0.5 ms (p95 8.3 →
   9.0). The code and its sweep (``benchmarks/proximity_sweep.py``) are in history at 2ea6caf.
+
+Tried for lexical search alone (2026-12-02; success@5 / MRR on T, then H and recall@5 / MRR
+on ours A–P as written for what lifted T; judge, which was T 0.522 / 0.373, H 0.422 / 0.291,
+ours 0.830 / 0.717):
+
+* the words of the sentences that ask (ending in "?" or starting with can, does, do, is,
+  will, what, how, who, when, if; only when other sentences tell a story: 26 questions of T)
+  as whoosh term boosts, x 1.2, 1.5, 2.0: T 0.478 / 0.369, 0.500 / 0.375, 0.500 / 0.374;
+  boosts and coverage share both x 1.2–2.0: T 0.435–0.500 / 0.309–0.371; the coverage share
+  alone x 1.1–2.0: T 0.478–0.522 / 0.373–0.377 (x 1.5: 0.522 / 0.377, H 0.422 / 0.280, ours
+  0.828 / 0.717, not kept); "?" alone or with the first words: T alike. Kept at x 1.25
+  (:data:`ASKED_SHARE`): T 0.522 / 0.375, H 0.422 / 0.302, ours 0.830 / 0.717 (one question of
+  T up from 9th to 5th, one down from 5th to 6th: within a question's noise);
+* verbs as the rules write them: the base form of an irregular one (simplemma: "dealt" OR
+  "deal", "came" OR "come") beside it in the query: T 0.500 / 0.366, H 0.422 / 0.286, ours
+  0.828 / 0.712; the phrase tables' inflections for SHORTHAND keys too ("died", "dying" for
+  "die", "flickered") and "die" → "dying": T and H unchanged, ours 0.830 / 0.716. No miss of T
+  was a form the tables failed to match (the situation and players'-words misses left, r067
+  and r075, are "mutated", which the tables leave out on purpose, and "out of the game",
+  matched);
+* BM25F's K1 (0.6–2.0) and B (0.3–0.9) on a grid, whoosh's 1.2 and 0.75 until then: T 0.457–
+  0.522 / 0.335–0.386, none above 0.522 at success@5; K1 2.0, B 0.5 (0.522 / 0.378): H 0.422 /
+  0.269, ours 0.836 / 0.713; a title's or a body's own B (0–1, 0.5–0.9): T 0.500–0.522 /
+  0.354–0.378;
+* query-time field boosts (:data:`index.search.query.FIELD_BOOSTS`) in every query: title
+  0.5–2.0, T 0.478–0.522 / 0.351–0.394; term 0.25–1.0, no lift; asked 1.55–2.0 or body
+  0.8–0.95, T up to 0.543 / 0.417 with or without the asked share (body 0.85: T 0.522 /
+  0.405, H 0.422 / 0.303, ours 0.838 / 0.716), but "protection DEBT" lost 702.16b and 702.16c
+  from its first eight at any of them (a pinned test). As a question's body weight only
+  (questions of 5 words or more), with the asked share: 0.95, 0.925, 0.9, 0.875: T 0.543 /
+  0.380, 0.396, 0.397, 0.398; judge+cards+sem T 0.696 / 0.499 at 1.0 (the asked share alone),
+  0.696 / 0.503 at 0.925, 0.696 / 0.505 at 0.9, 0.674 / 0.502 at 0.875. At 0.9, judge H
+  0.422 / 0.305, ours 0.835 / 0.718, but each engine a user with cards or the model runs lost
+  a question of H's first five (judge+cards H 0.422 → 0.400, judge+sem 0.556 → 0.533,
+  judge+cards+sem 0.533 → 0.511) and ours with the re-rank fell (0.871 / 0.748 → 0.868 /
+  0.745): not kept (2026-12-02), the asked share alone is;
+* the section cues (:data:`SECTION_CUES`) read from the sentences that ask alone, in a
+  question that tells a story (with the two kept above): T 0.543 / 0.398 → 0.522 / 0.395;
+* an example's score x 0.6–1.5 (it stands for its rule): T 0.478–0.522 / 0.366–0.391 (x 0.9:
+  0.522 / 0.385); with body 0.85 in every query, x 0.8–0.9: T 0.500 / 0.416–0.419. Not kept.
 """
 
 from __future__ import annotations
@@ -74,7 +118,7 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .words import LazyPattern
+from .words import LazyPattern, stem_set
 
 if TYPE_CHECKING:
     from .results import SearchResult
@@ -184,3 +228,38 @@ def glossary_later(results: Sequence[SearchResult], question: str) -> list[Searc
     ]
     out.sort(key=lambda r: -r.score)
     return out
+
+
+ASKED_SHARE = 1.25
+"""In a question that tells a story before it asks, a word of the sentences that ask
+(:func:`asking_stems`) weighs this much more in the coverage share
+(:func:`index.search.rank.coverage`); the story's words (cards, the board) keep their weight.
+Chosen on T among 1.1-2.0 (see the list of what was tried, above)."""
+ASK_STARTS = frozenset(["can", "does", "do", "is", "will", "what", "how", "who", "when", "if"])
+"""The first words of a sentence that asks without its "?"."""
+_SENTENCE_RE = LazyPattern(r"[^.?!\n]+[.?!]*")
+
+
+@functools.lru_cache(maxsize=256)
+def asking_stems(question: str) -> frozenset[str]:
+    """The stems of the sentences of ``question`` that ask (ending in "?" or starting with a
+    word of :data:`ASK_STARTS`); empty unless other sentences tell a story."""
+    sentences = [s for m in _SENTENCE_RE.finditer(question) if (s := m.group().strip())]
+    if len(sentences) < 2:
+        return frozenset()
+    asking = [s for s in sentences if s.endswith("?") or s.split()[0].lower() in ASK_STARTS]
+    if not asking or len(asking) == len(sentences):
+        return frozenset()
+    return stem_set(" ".join(asking))
+
+
+Concepts = list[tuple[frozenset[str], float]]
+
+
+def weigh_asked(words: Concepts, asked: frozenset[str]) -> Concepts:
+    """``words`` (a question's words as :func:`index.search.rank.concepts` gives them) with
+    those the asking sentences use (``asked``: :func:`asking_stems`) weighted
+    :data:`ASKED_SHARE`; ``words`` itself when there are none."""
+    if not asked:
+        return words
+    return [(stems, w * ASKED_SHARE if stems & asked else w) for stems, w in words]
