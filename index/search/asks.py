@@ -12,9 +12,6 @@ entry defining one of its words ("Dies", "Token"): there a glossary entry keeps
 :data:`GLOSSARY_IN_QUESTIONS` of its score. An entry still lends its full score to the rule it
 names (:func:`index.search.rank.lend`), and a search of a term or two finds the entry as before.
 
-A real question is often a story, then an ask ("I block with my 2/2 ... Does it die?"): the
-words of the sentences that ask (:func:`asking_stems`) weigh :data:`ASKED_SHARE` in the share
-of the question a hit covers.
 
 Tried beside these (2026-12-01; success@5 / MRR on the real questions' tuning half T, then the
 held-back half H, then recall@5 / MRR on our halves A–P; judge+cards+sem unless named, which
@@ -80,9 +77,13 @@ ours 0.830 / 0.717):
   as whoosh term boosts, x 1.2, 1.5, 2.0: T 0.478 / 0.369, 0.500 / 0.375, 0.500 / 0.374;
   boosts and coverage share both x 1.2–2.0: T 0.435–0.500 / 0.309–0.371; the coverage share
   alone x 1.1–2.0: T 0.478–0.522 / 0.373–0.377 (x 1.5: 0.522 / 0.377, H 0.422 / 0.280, ours
-  0.828 / 0.717, not kept); "?" alone or with the first words: T alike. Kept at x 1.25
-  (:data:`ASKED_SHARE`): T 0.522 / 0.375, H 0.422 / 0.302, ours 0.830 / 0.717 (one question of
-  T up from 9th to 5th, one down from 5th to 6th: within a question's noise);
+  0.828 / 0.717, not kept); "?" alone or with the first words: T alike. At x 1.25: T 0.522 /
+  0.375, H 0.422 / 0.302, ours 0.830 / 0.717 (one question of T up from 9th to 5th, one down
+  from 5th to 6th: within a question's noise); merged, then measured with the re-rank drawing
+  on the same first results at any limit (all 91: judge 0.473 / 0.333 → 0.473 / 0.339,
+  judge+cards 0.560 / 0.387 → 0.571 / 0.387, judge+cards+sem 0.604 / 0.438 → 0.604 / 0.433),
+  it lowered H's MRR with the re-rank (judge+sem 0.375 → 0.366, judge+cards+sem 0.366 →
+  0.354): not kept (2026-12-02);
 * verbs as the rules write them: the base form of an irregular one (simplemma: "dealt" OR
   "deal", "came" OR "come") beside it in the query: T 0.500 / 0.366, H 0.422 / 0.286, ours
   0.828 / 0.712; the phrase tables' inflections for SHORTHAND keys too ("died", "dying" for
@@ -105,9 +106,9 @@ ours 0.830 / 0.717):
   0.422 / 0.305, ours 0.835 / 0.718, but each engine a user with cards or the model runs lost
   a question of H's first five (judge+cards H 0.422 → 0.400, judge+sem 0.556 → 0.533,
   judge+cards+sem 0.533 → 0.511) and ours with the re-rank fell (0.871 / 0.748 → 0.868 /
-  0.745): not kept (2026-12-02), the asked share alone is;
+  0.745): not kept (2026-12-02);
 * the section cues (:data:`SECTION_CUES`) read from the sentences that ask alone, in a
-  question that tells a story (with the two kept above): T 0.543 / 0.398 → 0.522 / 0.395;
+  question that tells a story (with the two above): T 0.543 / 0.398 → 0.522 / 0.395;
 * an example's score x 0.6–1.5 (it stands for its rule): T 0.478–0.522 / 0.366–0.391 (x 0.9:
   0.522 / 0.385); with body 0.85 in every query, x 0.8–0.9: T 0.500 / 0.416–0.419. Not kept.
 """
@@ -118,7 +119,7 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .words import LazyPattern, stem_set
+from .words import LazyPattern
 
 if TYPE_CHECKING:
     from .results import SearchResult
@@ -228,38 +229,3 @@ def glossary_later(results: Sequence[SearchResult], question: str) -> list[Searc
     ]
     out.sort(key=lambda r: -r.score)
     return out
-
-
-ASKED_SHARE = 1.25
-"""In a question that tells a story before it asks, a word of the sentences that ask
-(:func:`asking_stems`) weighs this much more in the coverage share
-(:func:`index.search.rank.coverage`); the story's words (cards, the board) keep their weight.
-Chosen on T among 1.1-2.0 (see the list of what was tried, above)."""
-ASK_STARTS = frozenset(["can", "does", "do", "is", "will", "what", "how", "who", "when", "if"])
-"""The first words of a sentence that asks without its "?"."""
-_SENTENCE_RE = LazyPattern(r"[^.?!\n]+[.?!]*")
-
-
-@functools.lru_cache(maxsize=256)
-def asking_stems(question: str) -> frozenset[str]:
-    """The stems of the sentences of ``question`` that ask (ending in "?" or starting with a
-    word of :data:`ASK_STARTS`); empty unless other sentences tell a story."""
-    sentences = [s for m in _SENTENCE_RE.finditer(question) if (s := m.group().strip())]
-    if len(sentences) < 2:
-        return frozenset()
-    asking = [s for s in sentences if s.endswith("?") or s.split()[0].lower() in ASK_STARTS]
-    if not asking or len(asking) == len(sentences):
-        return frozenset()
-    return stem_set(" ".join(asking))
-
-
-Concepts = list[tuple[frozenset[str], float]]
-
-
-def weigh_asked(words: Concepts, asked: frozenset[str]) -> Concepts:
-    """``words`` (a question's words as :func:`index.search.rank.concepts` gives them) with
-    those the asking sentences use (``asked``: :func:`asking_stems`) weighted
-    :data:`ASKED_SHARE`; ``words`` itself when there are none."""
-    if not asked:
-        return words
-    return [(stems, w * ASKED_SHARE if stems & asked else w) for stems, w in words]

@@ -16,7 +16,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from .asks import asking_stems, weigh_asked
 from .cardquery import CardReading, card_parts, read_cards, shared_signals
 from .extra import RULINGS_IN_ALL, names_a_card
 from .extra import rulings_of as cards_rulings
@@ -251,8 +250,6 @@ class Searcher:
         out.jumped = bool(pinned)
         out.pinned = len(pinned)
         text = rest or cleaned
-        # Read from the query as typed: cleaning drops the "?" that ends a sentence that asks.
-        asked = asking_stems(out.searched or query)
         hits: list[SearchResult] = []
         read = 0
         for i, (source, weight) in enumerate(zip(self.sources, self.weights, strict=True)):
@@ -270,18 +267,10 @@ class Searcher:
                 if named == []:
                     continue  # it names none of their cards: it would show none
                 found = self._run(
-                    self._source(i),
-                    typed,
-                    limit,
-                    scope,
-                    seen,
-                    None,
-                    frozenset(),
-                    source,
-                    rulings_of=named,
+                    self._source(i), typed, limit, scope, seen, None, source, rulings_of=named
                 )
             else:
-                found = self._run(self._source(i), text, limit, scope, seen, reading, asked, source)
+                found = self._run(self._source(i), text, limit, scope, seen, reading, source)
             if scope.named and source == "rulings":
                 # Beside the results, not among them: see index.search.extra.RULINGS_IN_ALL.
                 out.rulings = found[:RULINGS_IN_ALL]
@@ -330,13 +319,11 @@ class Searcher:
         scope: Scope,
         seen: set[str],
         reading: CardReading | None = None,
-        asked: frozenset[str] = frozenset(),
         source: str = "edition",
         rulings_of: list[str] | None = None,
     ) -> list[SearchResult]:
-        """The records of one index for a query, skipping (and adding to) ``seen`` ids;
-        ``asked``: the stems of the sentences that ask (:func:`index.search.asks.asking_stems`);
-        only rulings of the cards ``rulings_of`` when given."""
+        """The records of one index for a query, skipping (and adding to) ``seen`` ids; only
+        rulings of the cards ``rulings_of`` when given."""
         from whoosh.query import And, Every, Or, Term
 
         text, sections = without_sections(text)
@@ -360,7 +347,7 @@ class Searcher:
         only = cards_rulings(src, rulings_of, text) if rulings_of else None
         if only is not None:
             flt = only if flt is None else only & set(src.searcher.docs_for_query(flt))
-        words = weigh_asked(concepts(q, src), asked) if text else []
+        words = concepts(q, src) if text else []
         pool = max(POOL, limit * 3)
         hits = top(src, prune(q, src), pool, flt, direct=self.direct_scoring)
         if scope.named and source == "rulings" and only is None:

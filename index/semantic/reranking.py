@@ -100,13 +100,20 @@ DEPTH = 30
 """How many of the lexical pool's first hits are re-ranked."""
 ADD = 5
 """How many of the model's nearest documents join the candidates (when ``make`` is given)."""
-CARDS_WEIGHT = 0.4
+CARDS_WEIGHT = 0.5
 """The share of the cosine when search read card names in the question: the lexical pool then
 knows what the cards do (their keywords and abilities), the model only sees their names.
 Chosen on the tuning half of the real questions (odd ids; ``benchmarks/relevance.py``,
 judge+cards+sem) among 0.2–0.7, success@5 / MRR: 0.543 / 0.408 at 0.2, 0.565 / 0.404 at 0.3,
 0.565 / 0.403 at 0.4, 0.543 / 0.396 at 0.5, 0.522 / 0.413 at 0.6, 0.457 / 0.383 at 0.7 (the
-weight without cards); embedding the question without the names did worse (0.413 / 0.324)."""
+weight without cards); embedding the question without the names did worse (0.413 / 0.324).
+Chosen again (2026-12-02) once the re-rank drew on the same first results as a search at any
+limit (its pool's first 30 had been re-ranked among 90), among 0.3–0.6 at depth 20/30/40:
+T 0.674–0.696 / 0.501–0.504 at 0.3, 0.674–0.696 / 0.502–0.508 at 0.4, 0.674–0.696 /
+0.514–0.522 at 0.5, 0.652 / 0.494–0.503 at 0.6 (0.4 with add 0–10 or weight 0.6–0.8 without
+cards: T 0.696 / 0.507–0.508). 0.5 at depth 30 against 0.4: T 0.696 / 0.508 → 0.696 / 0.514,
+the held-back half H 0.511 / 0.366 → 0.511 / 0.372, ours A–P 0.868 / 0.748 → 0.871 / 0.751
+(0.45: T 0.696 / 0.519, H 0.511 / 0.367, ours 0.869 / 0.751)."""
 
 
 class Hit(Protocol):
