@@ -285,7 +285,7 @@ def rulings_of(src: OpenIndex, cards: Iterable[str], question: str) -> set[int] 
     rulings that all the others outranked. They are found by their titles' words (each
     card's, all of them), and those of a few more cards with the same words are left out.
     """
-    from .scoring import term_scores
+    from .scoring import remembered_scores
 
     field = src.schema["title"]
     found: set[int] = set()
@@ -295,10 +295,7 @@ def rulings_of(src: OpenIndex, cards: Iterable[str], question: str) -> set[int] 
             return None
         common: set[int] | None = None
         for word in words:
-            key = ("title", field.to_bytes(word))
-            if key not in src.scored:
-                src.scored[key] = term_scores(src, *key)
-            scored = src.scored[key]
+            scored = remembered_scores(src, "title", field.to_bytes(word))
             docs = set(scored[0]) if scored is not None else set()
             common = docs if common is None else common & docs
         found |= common or set()

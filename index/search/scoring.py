@@ -133,10 +133,7 @@ def top(
             text = schema[fieldname].to_bytes(part.text)
         except ValueError:
             continue
-        key = (fieldname, text)
-        if key not in src.scored:
-            src.scored[key] = term_scores(src, fieldname, text)
-        scored = src.scored[key]
+        scored = remembered_scores(src, fieldname, text)
         if scored is None:
             continue
         boost = part.boost
@@ -154,6 +151,16 @@ def top(
     return [
         (score, src.stored_fields(docnum)) for docnum, score in _best(scores, limit) if score > 0
     ]
+
+
+def remembered_scores(
+    src: OpenIndex, fieldname: str, text: bytes
+) -> tuple[list[int], list[float]] | None:
+    """:func:`term_scores`, remembered in ``src.scored``."""
+    key = (fieldname, text)
+    if key not in src.scored:
+        src.scored[key] = term_scores(src, fieldname, text)
+    return src.scored[key]
 
 
 def term_scores(
