@@ -116,6 +116,12 @@ def top(
             # A phrase or a group (shorthand, a fuzzy word): whoosh's matcher scores it (once
             # per index: "attacking creature" comes back in many questions).
             matched = src.matched.get(part)
+            if matched is None and few is not None and len(few) <= _FEW_SKIPPED:
+                # A card's rulings: the matcher is moved to each of them, not run through
+                # the index (and not remembered: the next question names other cards).
+                for docnum, score in _matched_among(part.matcher(searcher, context), few):
+                    scores[docnum] += score
+                continue
             if matched is None:
                 matched = src.matched[part] = []
                 m = part.matcher(searcher, context)
@@ -195,6 +201,26 @@ _FEW = 8
 through) when the term is in more than this many times as many documents."""
 _FEW_MOST = 2048
 """Filters of more documents than this are checked against each posting, not looked up."""
+
+
+_FEW_SKIPPED = 256
+"""A phrase or group is scored for a filter's documents one by one (``skip_to``) rather than
+through the index when the filter has at most this many."""
+
+
+def _matched_among(m: Any, few: list[int]) -> list[tuple[int, float]]:
+    """The (document, score) of matcher ``m``'s documents among ``few`` (sorted)."""
+    out = []
+    for docnum in few:
+        if not m.is_active():
+            break
+        if m.id() < docnum:
+            m.skip_to(docnum)
+            if not m.is_active():
+                break
+        if m.id() == docnum:
+            out.append((docnum, float(m.score())))
+    return out
 
 
 def _among(scored: tuple[list[int], list[float]], few: list[int]) -> list[tuple[int, float]]:

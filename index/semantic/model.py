@@ -13,9 +13,10 @@ module import, so that nothing without the extra pays for them.
 
 from __future__ import annotations
 
+import collections
 import contextlib
-import functools
 import json
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -35,6 +36,7 @@ __all__ = [
     "Encoder",
     "ModelLoadError",
     "SemanticUnavailableError",
+    "pooled",
     "prepare_model",
     "quantise_model",
     "require_runtime",
@@ -44,6 +46,8 @@ MODEL_FILE = "onnx/model.onnx"
 REQUIRED_FILES = ("tokenizer.json", "config.json", MODEL_FILE)
 """The files a model folder must have (paths relative to it)."""
 _DEFAULT_MAX_TOKENS = 256
+_RECENT = 64
+"""Questions whose vectors :meth:`Embedder.embed_query` remembers."""
 _BATCH = 8
 """Texts per run. Measured on one thread over a sample of an edition's passages, sorted by
 length as :meth:`Embedder.embed` runs them (CPU time, two rounds): 4 → 57–59 texts/s, 8 → 56–62,
@@ -270,7 +274,9 @@ class Embedder:
         self.query_tokens = 0
         """The word pieces a question is cut to (0: as passages are): the length the model was
         trained at, which a forum post pasted whole would double the cost of."""
-        self.embed_query: Callable[[str], Matrix] = functools.lru_cache(maxsize=64)(self._embed_one)
+        self._recent: collections.OrderedDict[str, Matrix] = collections.OrderedDict()
+        self._recent_lock = threading.Lock()
+        self.embed_query: Callable[[str], Matrix] = self._embed_remembered
         """The vector of one question (a 1 × dimension matrix), remembered for the last few."""
 
     @property
@@ -358,6 +364,40 @@ class Embedder:
     def _embed_one(self, text: str) -> Matrix:
         return self._run([text], self.query_tokens)
 
+    def _embed_remembered(self, text: str) -> Matrix:
+        vector = self.recalled(text)
+        if vector is None:
+            vector = self._embed_one(text)
+            self.remember(text, vector)
+        return vector
+
+    def recalled(self, text: str) -> Matrix | None:
+        """The vector of a question embedded lately (see :meth:`remember`), else ``None``."""
+        with self._recent_lock:
+            vector = self._recent.get(text)
+            if vector is not None:
+                self._recent.move_to_end(text)
+            return vector
+
+    def remember(self, text: str, vector: Matrix) -> None:
+        """Keeps ``vector`` as ``text``'s for :meth:`embed_query` (the last :data:`_RECENT`)."""
+        with self._recent_lock:
+            self._recent[text] = vector
+            self._recent.move_to_end(text)
+            while len(self._recent) > _RECENT:
+                self._recent.popitem(last=False)
+
+    def forget(self) -> None:
+        """Forgets the questions' vectors :meth:`remember` kept."""
+        with self._recent_lock:
+            self._recent.clear()
+
+    def query_feed(self, text: str) -> tuple[dict[str, Any], Any]:
+        """What :meth:`forward` runs for the question ``text`` and its attention mask: the
+        question as :meth:`embed_query` embeds it, in steps (a caller may run the model in a
+        thread of its own, then :meth:`pooled` the states where it needs the vector)."""
+        return self._feed([text], self.query_tokens)
+
     def embed(
         self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
     ) -> Matrix:
@@ -386,6 +426,10 @@ class Embedder:
     def _run(self, texts: list[str], tokens: int = 0) -> Matrix:
         """Mean pooling over the attention mask, then L2 normalisation; each text cut to
         ``tokens`` word pieces (0: the tokenizer's cut), its closing special tokens kept."""
+        feed, mask = self._feed(texts, tokens)
+        return pooled(self.forward(feed), mask)
+
+    def _feed(self, texts: list[str], tokens: int) -> tuple[dict[str, Any], Any]:
         import numpy as np
 
         from glossary.fold import without_surrogates
@@ -402,16 +446,29 @@ class Embedder:
         feed = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.zeros_like(ids)
+        return feed, mask
+
+    def forward(self, feed: dict[str, Any]) -> Any:
+        """The model's token states for ``feed`` (from :meth:`query_feed`): onnxruntime runs
+        without Python's lock, so another thread may search meanwhile. Raises
+        :class:`ModelLoadError` when the model does not run."""
         try:
-            states = self._session.run(None, feed)[0]
+            return self._session.run(None, feed)[0]
         except Exception as exc:  # onnxruntime's errors have no common public base
             raise ModelLoadError(self.folder, self.model_file, f"does not run ({exc})") from None
-        weights = mask[:, :, None].astype(np.float32)
-        summed = (states * weights).sum(axis=1)
-        pooled = summed / np.maximum(weights.sum(axis=1), 1e-9)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        result: Matrix = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
-        return result
+
+
+def pooled(states: Any, mask: Any) -> Matrix:
+    """Token ``states`` (texts × tokens × dimension) pooled to one unit-length row per text:
+    the mean over the attention ``mask``, then L2 normalisation."""
+    import numpy as np
+
+    weights = mask[:, :, None].astype(np.float32)
+    summed = (states * weights).sum(axis=1)
+    mean = summed / np.maximum(weights.sum(axis=1), 1e-9)
+    norms = np.linalg.norm(mean, axis=1, keepdims=True)
+    result: Matrix = (mean / np.maximum(norms, 1e-12)).astype(np.float32)
+    return result
 
 
 def _cut(ids: list[int], special: list[int], tokens: int) -> list[int]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from .reranking import ADD, CARDS_WEIGHT, DEPTH, WEIGHT
 
@@ -285,11 +285,43 @@ class SemanticSearch:
         )
 
     def _ahead(self, model: Encoder, query: str) -> Encoder:
-        """``model``, with ``query``'s question being embedded in a thread (if one starts)."""
+        """``model``, with ``query``'s question being embedded in a thread (if one starts).
+
+        For an :class:`~index.semantic.model.Embedder`, only onnxruntime's run is left to
+        the thread: it lets go of Python's lock while it runs, so search goes on beside it on
+        another core. What holds the lock (the question found in a pasted post, the word
+        pieces, the pooling) is done here, and the thread is waited for until it has entered
+        onnxruntime: a thread that wants the lock while search holds it waits Python's switch
+        interval (5 ms) each time, which doubled the time a question took to embed beside
+        search (9 → 20 ms, ``benchmarks/semantic_speed.py``). Another encoder embeds the
+        question in the thread whole.
+        """
         from ..search.query import MAX_QUERY_CHARS
 
         if len(query) > MAX_QUERY_CHARS or not any(c.isalpha() for c in query):
             return model  # refused, or rule numbers: search answers alone
+        text = _asked(query)
+        recalled = getattr(model, "recalled", None)
+        if callable(recalled) and recalled(text) is not None:
+            return model
+        started = threading.Event()
+        mask = None
+        if isinstance(model, _Steps):
+            try:
+                feed, mask = model.query_feed(text)
+            except Exception:  # the re-rank embeds it again, and raises what it raises there
+                return model
+
+            def work() -> Any:
+                started.set()
+                return model.forward(feed)
+
+        else:
+
+            def work() -> Any:
+                started.set()
+                return _embed_one(model, text)
+
         try:
             with self._lock:
                 if self._pool is None:
@@ -299,10 +331,11 @@ class SemanticSearch:
                         max_workers=_EMBEDDING_THREADS, thread_name_prefix="judge-embed"
                     )
                 pool = self._pool
-            future = pool.submit(_embed_asked, model, query)
+            future = pool.submit(work)
         except RuntimeError:  # no thread can start (or the interpreter is exiting)
             return model
-        return _Ahead(model, future)
+        started.wait(_START_WAIT)
+        return _Ahead(model, text, future, mask)
 
     def close(self) -> None:
         """Stops the threads that embed questions ahead (a later search starts them again)."""
@@ -345,6 +378,9 @@ class SemanticSearch:
 
 _EMBEDDING_THREADS = 4
 """Questions embedded at the same time at most (one per server thread searching at once)."""
+_START_WAIT = 0.01
+"""Seconds a search waits at most for its question's thread to enter onnxruntime (all the
+threads may be busy with other searches' questions)."""
 
 
 def _asked(query: str) -> str:
@@ -355,28 +391,36 @@ def _asked(query: str) -> str:
     return find_question(query) if is_pasted(query) else query
 
 
+@runtime_checkable
+class _Steps(Protocol):
+    """An encoder that embeds a question in steps (:class:`~index.semantic.model.Embedder`)."""
+
+    def query_feed(self, text: str) -> tuple[dict[str, Any], Any]: ...
+
+    def forward(self, feed: dict[str, Any]) -> Any: ...
+
+    def remember(self, text: str, vector: Any) -> None: ...
+
+
 def _embed_one(model: Encoder, text: str) -> Any:
     """``text``'s vector as the re-rank gets it (a 1 × dimension matrix)."""
     remembered = getattr(model, "embed_query", None)  # Embedder keeps the last few
     return remembered(text) if callable(remembered) else model.embed([text])
 
 
-def _embed_asked(model: Encoder, query: str) -> tuple[str, Any]:
-    text = _asked(query)
-    return text, _embed_one(model, text)
-
-
 class _Ahead:
-    """An encoder (an :class:`~index.semantic.model.Embedder`) whose next question is being
-    embedded in a thread.
+    """An encoder whose next question is being embedded in a thread.
 
-    :meth:`embed_query` waits for the thread's vector when it is asked for the text the thread
-    embedded (raising what the thread raised), else embeds as the model does.
+    :meth:`embed_query` waits for the thread (raising what it raised) when it is asked for
+    the text the thread embeds: its vector, or, with a ``mask``, its token states, pooled
+    here and remembered by the model. Other texts it embeds as the model does.
     """
 
-    def __init__(self, model: Encoder, future: Any) -> None:
+    def __init__(self, model: Encoder, text: str, future: Any, mask: Any) -> None:
         self.model = model
+        self.text = text
         self.future = future
+        self.mask = mask
 
     @property
     def digest(self) -> str:
@@ -390,8 +434,16 @@ class _Ahead:
         return self.model.embed(texts)
 
     def embed_query(self, text: str) -> Any:
-        asked, vector = self.future.result()
-        return vector if asked == text else _embed_one(self.model, text)
+        if text != self.text:
+            return _embed_one(self.model, text)
+        if self.mask is None:
+            return self.future.result()
+        from .model import pooled
+
+        vector = pooled(self.future.result(), self.mask)
+        if isinstance(self.model, _Steps):
+            self.model.remember(text, vector)
+        return vector
 
 
 def nearest_builds(store: EditionStore, date: str | None, *, but: str | None = None) -> list[Path]:
