@@ -22,9 +22,10 @@ Usage: ``python benchmarks/search_speed.py [--runs 10] [--no-build] [--baseline 
    ``benchmarks/.cache``; skipped when absent): the warm queries again with a card store, as
    ``judge search`` reads them when cards are stored, plus the real questions (most name
    cards), each also with the rulings' index beside the edition's (as ``judge search`` opens
-   it); the reading of names alone; and the cold one-shot with cards stored, for "legend
-   rule" and for a question naming a card with rulings (a ``--baseline`` gets a copy of the
-   cards, whose rulings' index it builds itself in the first, untimed run).
+   it), the real ones also each asked once after ours (``new``: what a bot meets); the
+   reading of names alone; and the cold one-shot with cards stored, for "legend rule" and for
+   a question naming a card with rulings (a ``--baseline`` gets a copy of the cards, whose
+   rulings' index it builds itself in the first, untimed run).
 """
 
 from __future__ import annotations
@@ -166,6 +167,19 @@ def _warm_with_cards(
         else:
             opened = Searcher([ix], cards=cards)  # type: ignore[arg-type]
         with opened as searcher:
+            if texts is real:
+                # First as a bot meets them: each asked once, after our questions only.
+                for q in queries:
+                    searcher.search(q, limit=10)
+                fresh = []
+                for q in texts:
+                    start = time.perf_counter()
+                    searcher.search(q, limit=10)
+                    fresh.append(time.perf_counter() - start)
+                print(
+                    f"warm, {label + ', new':<18} p50 {_pct(fresh, 0.5):5.1f} ms   p95 "
+                    f"{_pct(fresh, 0.95):5.1f} ms  each asked once, after our questions"
+                )
             for q in texts:
                 searcher.search(q, limit=10)
             times = []
