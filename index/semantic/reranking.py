@@ -73,6 +73,13 @@ T of the real questions, the held-back half H, then recall@5 / MRR on our halves
     (23rd re-ranked), 88–170th with hubness reduction (35th–45th); with feedback, re-ranked 100
     deep, 31st–55th; never in the first 10 (``dense_ideas.py --must-show``).
 
+  - a question cut shorter than the model's 128 word pieces, for speed (a question's run is
+    most of a warm re-rank, and the real ones are 16–103 word pieces): MRR over all 91 real
+    questions 0.431 / 0.436 / 0.455 / 0.442 / 0.447 / 0.443 / 0.443 at 32 / 40 / 48 / 56 /
+    64 / 80 / 96 (0.444 uncut), flat but for one point, while judge+sem's on H falls as the cut
+    shortens (0.375 uncut, 0.366 at 56, 0.360 at 64, 0.346 at 40, 0.299 at 32); at 64 with the
+    first 16 and the last 48 kept, T 0.674 / 0.513, H 0.511 / 0.381 (2026-12-02).
+
   Warm cost (the re-rank of the 91 real questions, their vectors and pools remembered; medians
   of 7 interleaved runs, load 2.9): today 3.0 ms a question, with hubness reduction 2.8 ms
   (a subtraction), with feedback 7.5 ms (a second pass over every passage and the fusion).
