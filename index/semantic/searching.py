@@ -301,12 +301,11 @@ class SemanticSearch:
         if len(query) > MAX_QUERY_CHARS or not any(c.isalpha() for c in query):
             return model  # refused, or rule numbers: search answers alone
         text = _asked(query)
-        recalled = getattr(model, "recalled", None)
-        if callable(recalled) and recalled(text) is not None:
-            return model
         started = threading.Event()
         mask = None
         if isinstance(model, _Steps):
+            if model.recalled(text) is not None:
+                return model
             try:
                 feed, mask = model.query_feed(text)
             except Exception:  # the re-rank embeds it again, and raises what it raises there
@@ -398,6 +397,8 @@ class _Steps(Protocol):
     def query_feed(self, text: str) -> tuple[dict[str, Any], Any]: ...
 
     def forward(self, feed: dict[str, Any]) -> Any: ...
+
+    def recalled(self, text: str) -> Any: ...
 
     def remember(self, text: str, vector: Any) -> None: ...
 
