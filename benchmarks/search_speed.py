@@ -171,23 +171,14 @@ def _warm_with_cards(
                 # First as a bot meets them: each asked once, after our questions only.
                 for q in queries:
                     searcher.search(q, limit=10)
-                fresh = []
-                for q in texts:
-                    start = time.perf_counter()
-                    searcher.search(q, limit=10)
-                    fresh.append(time.perf_counter() - start)
+                fresh = _timed(searcher, texts)
                 print(
                     f"warm, {label + ', new':<18} p50 {_pct(fresh, 0.5):5.1f} ms   p95 "
                     f"{_pct(fresh, 0.95):5.1f} ms  each asked once, after our questions"
                 )
             for q in texts:
                 searcher.search(q, limit=10)
-            times = []
-            for _ in range(3):
-                for q in texts:
-                    start = time.perf_counter()
-                    searcher.search(q, limit=10)
-                    times.append(time.perf_counter() - start)
+            times = [t for _ in range(3) for t in _timed(searcher, texts)]
         print(
             f"warm, {label:<13} p50 {_pct(times, 0.5):5.1f} ms   p95 {_pct(times, 0.95):5.1f} ms"
             f"  over {len(times)} queries (goal p95 ≤ 10 ms; load {_load()})"
@@ -206,6 +197,16 @@ def _warm_with_cards(
         f"names      p50 {_pct(reading, 0.5):5.2f} ms   p95 {_pct(reading, 0.95):5.2f} ms  "
         f"reading the card names of {len(texts)} queries (one sqlite query each, no scan)"
     )
+
+
+def _timed(searcher: Searcher, texts: list[str]) -> list[float]:
+    """Each text searched once (limit 10): the seconds each took."""
+    times = []
+    for q in texts:
+        start = time.perf_counter()
+        searcher.search(q, limit=10)
+        times.append(time.perf_counter() - start)
+    return times
 
 
 def _load() -> str:
@@ -337,11 +338,7 @@ def main(argv: list[str] | None = None) -> int:
         with Searcher([ix]) as searcher:
             for q in queries[::2]:
                 searcher.search(q, limit=10)
-            fresh = []
-            for q in queries[1::2]:
-                start = time.perf_counter()
-                searcher.search(q, limit=10)
-                fresh.append(time.perf_counter() - start)
+            fresh = _timed(searcher, queries[1::2])
         print(
             f"warm, new  p50 {_pct(fresh, 0.5):5.1f} ms   p95 {_pct(fresh, 0.95):5.1f} ms  "
             f"over {len(fresh)} questions asked once"
@@ -350,12 +347,7 @@ def main(argv: list[str] | None = None) -> int:
         with Searcher([ix]) as searcher:
             for q in queries:
                 searcher.search(q, limit=10)
-            times = []
-            for _ in range(3):
-                for q in queries:
-                    start = time.perf_counter()
-                    searcher.search(q, limit=10)
-                    times.append(time.perf_counter() - start)
+            times = [t for _ in range(3) for t in _timed(searcher, queries)]
             print(
                 f"warm       p50 {_pct(times, 0.5):5.1f} ms   p95 {_pct(times, 0.95):5.1f} ms  "
                 f"over {len(times)} queries (goal p95 ≤ 10 ms)"
