@@ -291,10 +291,9 @@ class SemanticSearch:
         the thread: it lets go of Python's lock while it runs, so search goes on beside it on
         another core. What holds the lock (the question found in a pasted post, the word
         pieces, the pooling) is done here, and the thread is waited for until it has entered
-        onnxruntime: a thread that wants the lock while search holds it waits Python's switch
-        interval (5 ms) each time, which doubled the time a question took to embed beside
-        search (9 → 20 ms, ``benchmarks/semantic_speed.py``). Another encoder embeds the
-        question in the thread whole.
+        onnxruntime: a thread that wants the lock while search holds it waits up to Python's
+        switch interval (5 ms) each time: a question embedded in 20 ms beside a busy Python
+        thread what takes 9 alone. Another encoder embeds the question in the thread whole.
         """
         from ..search.query import MAX_QUERY_CHARS
 
