@@ -292,8 +292,8 @@ class SemanticSearch:
         another core. What holds the lock (the question found in a pasted post, the word
         pieces, the pooling) is done here, and the thread is waited for until it has entered
         onnxruntime: a thread that wants the lock while search holds it waits up to Python's
-        switch interval (5 ms) each time: a question embedded in 20 ms beside a busy Python
-        thread what takes 9 alone. Another encoder embeds the question in the thread whole.
+        switch interval (5 ms) each time: a question that takes 9 ms alone took 20 beside a
+        busy Python thread. Another encoder embeds the question in the thread whole.
         """
         from ..search.query import MAX_QUERY_CHARS
 
