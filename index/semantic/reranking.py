@@ -143,10 +143,14 @@ class Cosines(Protocol):
 
 
 def _question_vector(model: Encoder, question: str) -> Any:
-    remembered = getattr(model, "embed_query", None)  # Embedder keeps the last few
-    if callable(remembered):
-        return remembered(question)[0]
-    return model.embed([question])[0]
+    return question_matrix(model, question)[0]
+
+
+def question_matrix(model: Encoder, question: str) -> Any:
+    """``question``'s vector as a 1 × dimension matrix, remembered by a model that keeps the
+    last few (:meth:`~index.semantic.model.Embedder.embed_query`)."""
+    remembered = getattr(model, "embed_query", None)
+    return remembered(question) if callable(remembered) else model.embed([question])
 
 
 _FIELDS: dict[type, tuple[frozenset[str], bool]] = {}

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from .reranking import ADD, CARDS_WEIGHT, DEPTH, WEIGHT
+from .reranking import ADD, CARDS_WEIGHT, DEPTH, WEIGHT, question_matrix
 
 if TYPE_CHECKING:
     from ..model import Document
@@ -318,7 +318,7 @@ class SemanticSearch:
 
             def work() -> Any:
                 started.set()
-                return _embed_one(model, text)
+                return question_matrix(model, text)
 
         try:
             with self._lock:
@@ -402,12 +402,6 @@ class _Steps(Protocol):
     def remember(self, text: str, vector: Any) -> None: ...
 
 
-def _embed_one(model: Encoder, text: str) -> Any:
-    """``text``'s vector as the re-rank gets it (a 1 × dimension matrix)."""
-    remembered = getattr(model, "embed_query", None)  # Embedder keeps the last few
-    return remembered(text) if callable(remembered) else model.embed([text])
-
-
 class _Ahead:
     """An encoder whose next question is being embedded in a thread.
 
@@ -435,7 +429,7 @@ class _Ahead:
 
     def embed_query(self, text: str) -> Any:
         if text != self.text:
-            return _embed_one(self.model, text)
+            return question_matrix(self.model, text)
         if self.mask is None:
             return self.future.result()
         from .model import pooled
