@@ -51,6 +51,33 @@ def median_ms(times: list[float]) -> float:
     return statistics.median(times) * 1000
 
 
+_VECTOR_FLAGS = (("avx512_vnni", "AVX-512 VNNI"), ("avx512f", "AVX-512"), ("avx2", "AVX2"))
+"""CPU flags of vector instructions, widest first. onnxruntime picks its matrix products'
+kernels by them, and the figures move with the machine: the same code's warm re-rank took
+17.5 / 32.9 ms (p50 / p95) on a 2-CPU machine with AVX2 alone and 8.0 / 13.1 ms on a 2-CPU
+AMD EPYC with AVX-512 VNNI (2026-12-02), either side of the issue's goal of 20."""
+
+
+def machine() -> str:
+    """The CPU the figures were measured on: its model, how many, its widest vector
+    instructions ("AMD EPYC, 2 CPUs, AVX-512 VNNI"); what the system tells, where it does not."""
+    import platform
+
+    model, flags = platform.processor() or platform.machine(), set()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name" and value.strip():
+                    model = value.strip()
+                elif key.strip() == "flags":
+                    flags = set(value.split())
+    except OSError:
+        pass
+    widest = next((name for flag, name in _VECTOR_FLAGS if flag in flags), None)
+    return ", ".join(x for x in (model, f"{os.cpu_count()} CPUs", widest) if x)
+
+
 def environment(**extra: str) -> dict[str, str]:
     """The environment for timed runs: bytecode caching on, as in an installed package.
 
@@ -71,6 +98,7 @@ __all__ = [
     "CORPUS",
     "ROOT",
     "environment",
+    "machine",
     "median_ms",
     "newest_corpus_file",
     "peak_child_memory_mib",

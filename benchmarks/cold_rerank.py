@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _common import environment  # noqa: E402
+from _common import environment, machine  # noqa: E402
 
 QUESTIONS = ("we both went to zero at once, what happens?", "legend rule")
 
@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
                         runs[mode].append(done)
             print(
                 f"{question!r}, median of {args.runs} (ms), load average "
-                f"{min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} CPUs:"
+                f"{min(loads):.1f}-{max(loads):.1f} on {machine()}:"
             )
             for mode, found in runs.items():
                 wall = statistics.median(r["wall"] for r in found) * 1000

@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _common import environment  # noqa: E402
+from _common import environment, machine  # noqa: E402
 
 from index.reader import read_cr_path  # noqa: E402
 from index.search import Searcher, build_search_index, search_index_folder  # noqa: E402
@@ -228,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     cards = card_names(args.cards, CACHE)
     path = sorted(CORPUS.glob("cr-*.txt"))[-1]
     doc = read_cr_path(path)
-    print(f"edition {doc.edition} ({path.name})")
+    print(f"edition {doc.edition} ({path.name}), on {machine()}")
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _common import environment, peak_child_memory_mib  # noqa: E402
+from _common import environment, machine, peak_child_memory_mib  # noqa: E402
 from _engines import RememberingEncoder  # noqa: E402
 from _real_questions import read_real_questions  # noqa: E402
 from relevance import read_questions  # noqa: E402
@@ -500,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"no model in {MODEL}: this benchmark needs ../shared/models")
     import os
 
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(f"load average {os.getloadavg()[0]:.1f} on {machine()}")
     with tempfile.TemporaryDirectory() as tmp:
         homes = {w: _home(Path(tmp), w) for w in weights}
         for question in (QUESTION, "legend rule") if not args.warm_only else ():
