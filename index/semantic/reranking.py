@@ -79,13 +79,14 @@ T of the real questions, the held-back half H, then recall@5 / MRR on our halves
     64 / 80 / 96 (0.444 uncut), flat but for one point, while judge+sem's on H falls as the cut
     shortens (0.375 uncut, 0.366 at 56, 0.360 at 64, 0.346 at 40, 0.299 at 32); at 64 with the
     first 16 and the last 48 kept, T 0.674 / 0.513, H 0.511 / 0.381 (2026-12-02).
-  - the question's vector mixed with the vector of its named cards' nearest ruling (their
-    rulings embedded as it is asked: the deciding facts of a card question are often in
-    them), normalised, for the cosines and the model's nearest, against T 0.696 / 0.514,
-    H 0.511 / 0.372, ours 0.871 / 0.751: beta 0.3 / 0.6, T 0.674 / 0.512–0.506, H 0.533–0.489
-    / 0.373–0.374; the mean of the nearest 3 at 0.3, T 0.674 / 0.516, H 0.489 / 0.370; the
-    nearest only if its cosine is 0.5 or more, at 0.5, T 0.696 / 0.525, H 0.489 / 0.372,
-    all 91 0.593 / 0.449; ours 0.864–0.868 / 0.751–0.752 (2026-12-02).
+  - the question's vector plus beta times that of its named cards' nearest ruling (their
+    rulings embedded as it is asked; the real misses of kind card-names have their deciding
+    facts in the cards), normalised, for the cosines and the model's nearest, against
+    T 0.696 / 0.514, H 0.511 / 0.372, ours 0.871 / 0.751: beta 0.3, T 0.674 / 0.512, H 0.533 /
+    0.373; beta 0.6, T 0.674 / 0.506, H 0.489 / 0.374; the mean of the nearest 3 at 0.3,
+    T 0.674 / 0.516, H 0.489 / 0.370; the nearest only if its cosine is 0.5 or more, at 0.5,
+    T 0.696 / 0.525, H 0.489 / 0.372, all 91 0.593 / 0.449; ours 0.864–0.868 / 0.751–0.752
+    (2026-12-02).
 
   Warm cost (the re-rank of the 91 real questions, their vectors and pools remembered; medians
   of 7 interleaved runs, load 2.9): today 3.0 ms a question, with hubness reduction 2.8 ms
