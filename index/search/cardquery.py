@@ -14,18 +14,17 @@ come
 
 Without a card store, or when no name is found, the question is read as before.
 
-Tried and not kept (2026-12-02; judge+cards success@5 / MRR on the real questions' tuning
-half T, 0.696 / 0.482, the held-back half H, 0.422 / 0.289, and recall@5 / MRR on our halves
-A-P, 0.840 / 0.726): the named cards' rulings as words too (the real misses of kind
-card-names have their deciding facts in the cards; rulings spell some out). The rulings of
-each card sharing most stems with the question (2), their rarest words not in it (12, by
-count times idf) OR-ed in at boost 0.3: T 0.630 / 0.491,
-H 0.444 / 0.293, ours 0.840 / 0.717; at 0.15, T 0.652 / 0.495, H 0.444 / 0.295, ours 0.845 /
-0.719; at 0.5, T 0.609 / 0.486, H 0.400 / 0.279; one ruling, T 0.609 / 0.497; three, T 0.652 /
-0.460; 6 words, T 0.630 / 0.458, H 0.356 / 0.273; the question's own words kept among them,
-T 0.652 / 0.490, H 0.444 / 0.291. T loses at success@5 everywhere, and so does the re-rank
-over it (T 0.630 / 0.499-0.506 at 0.15-0.3, against 0.696 / 0.514), though H's rises
-(0.511-0.533 / 0.384-0.394, against 0.511 / 0.372).
+Tried and not kept (2026-12-02; judge+cards success@5 / MRR on the real questions' tuning half
+T, 0.696 / 0.482, the held-back half H, 0.422 / 0.289, and recall@5 / MRR on our halves A-P,
+0.840 / 0.726): the named cards' rulings as words too (the real misses of kind card-names have
+their deciding facts in the cards; rulings spell some out). The rulings of each card sharing
+most stems with the question (2), their rarest words not in it (12, by count times idf) OR-ed
+in at boost 0.3: T 0.630 / 0.491, H 0.444 / 0.293, ours 0.840 / 0.717; at 0.15, T 0.652 /
+0.495, H 0.444 / 0.295, ours 0.845 / 0.719; at 0.5, T 0.609 / 0.486, H 0.400 / 0.279; one
+ruling, T 0.609 / 0.497; three, T 0.652 / 0.460; 6 words, T 0.630 / 0.458, H 0.356 / 0.273; the
+question's own words kept among them, T 0.652 / 0.490, H 0.444 / 0.291. T loses at success@5
+everywhere, and so does the re-rank over it (T 0.630 / 0.499-0.506 at 0.15-0.3, against 0.696 /
+0.514), though H's rises (0.511-0.533 / 0.384-0.394, against 0.511 / 0.372).
 """
 
 from __future__ import annotations
