@@ -62,7 +62,7 @@ from relevance import (  # noqa: E402
 
 import index.semantic.reranking as reranking  # noqa: E402
 from index.reader import read_cr_path  # noqa: E402
-from index.semantic.reranking import _nearest_positions, _question_vector, combine  # noqa: E402
+from index.semantic.reranking import _nearest_positions, combine, question_matrix  # noqa: E402
 
 ORIGINAL = reranking.rerank
 
@@ -231,7 +231,7 @@ def _split(fuse_alpha: float, near_alpha: float, k: int) -> Callable[[Set], Any]
         near = Hubbed(s.vectors, s.hub(k), near_alpha)
 
         def rerank(question: str, pool: Any, vectors: Any, model: Any, **kw: Any) -> Any:
-            q = np.asarray(_question_vector(model, question), dtype=np.float32).reshape(-1)
+            q = np.asarray(question_matrix(model, question)[0], dtype=np.float32).reshape(-1)
             sims, close = fuse.similarities(q), near.similarities(q)
 
             def nearest(n: int) -> list[str]:
@@ -259,7 +259,7 @@ def prf_rerank(k: int, beta: float, weighted: bool, centroid: bool) -> Callable[
     import numpy as np
 
     def rerank(question: str, pool: Any, vectors: Any, model: Any, **kw: Any) -> Any:
-        q = np.asarray(_question_vector(model, question), dtype=np.float32).reshape(-1)
+        q = np.asarray(question_matrix(model, question)[0], dtype=np.float32).reshape(-1)
 
         def fused(query: Any) -> Any:
             sims = vectors.similarities(query)

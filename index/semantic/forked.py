@@ -269,7 +269,7 @@ def _answer(ask: int, semantic: SemanticSearch, folder: Path, guess: str = "") -
     """The framed answer: a JSON head (or the error, as data), then the float32 cosines;
     ``guess``, the question as typed, is embedded before the text to embed is read."""
     from .model import ModelLoadError, SemanticUnavailableError
-    from .reranking import _question_vector
+    from .reranking import question_matrix
     from .vectors import VectorsError
 
     head: dict[str, Any]
@@ -281,11 +281,11 @@ def _answer(ask: int, semantic: SemanticSearch, folder: Path, guess: str = "") -
         if guess:
             # The model remembers the last few questions: the same text is not embedded again.
             with contextlib.suppress(Exception):  # a failure recurs below, with the real text
-                _question_vector(model, guess)
+                question_matrix(model, guess)
         question = _read_all(ask).decode("utf-8")
         if not question:
             raise RuntimeError("no question")  # the parent did not need the re-rank
-        sims = vectors.similarities(_question_vector(model, question))
+        sims = vectors.similarities(question_matrix(model, question)[0])
         payload = sims.astype("<f4").tobytes()
         head = {"model": vectors.model, "ids": len(vectors.ids)}
     except VectorsError as exc:

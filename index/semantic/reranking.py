@@ -150,10 +150,6 @@ class Cosines(Protocol):
     def __getitem__(self, position: int, /) -> SupportsFloat: ...
 
 
-def _question_vector(model: Encoder, question: str) -> Any:
-    return question_matrix(model, question)[0]
-
-
 def question_matrix(model: Encoder, question: str) -> Any:
     """``question``'s vector as a 1 × dimension matrix, remembered by a model that keeps the
     last few (:meth:`~index.semantic.model.Embedder.embed_query`)."""
@@ -223,7 +219,7 @@ def rerank(
         raise VectorsError(vectors.path, "it was made with another model")
     if not pool[keep : keep + depth] and (make is None or add <= 0):
         return list(pool)
-    sims = vectors.similarities(_question_vector(model, question))
+    sims = vectors.similarities(question_matrix(model, question)[0])
 
     def nearest(n: int) -> list[str]:
         return [vectors.ids[int(i)] for i in _nearest_positions(sims, n)]
