@@ -56,8 +56,9 @@ __all__ = [
 ]
 
 FILE = "semantic.vec"
-FORMAT = 2
-"""Bumped whenever :func:`passages` or the file layout changes (stored vectors go stale)."""
+FORMAT = 3
+"""Bumped whenever :func:`passages` or the file layout changes (stored vectors go stale).
+3 (2026-12-02): the question adapter (:mod:`.adapter`) stored after the vectors."""
 _MAGIC = b"judge-vectors\n"
 _ALIGN = 64
 DTYPES = ("int8", "float16", "float32")
@@ -175,6 +176,10 @@ def build_vectors(
         row = known.get(h)
         if row is not None:
             matrix[i] = row
+    from . import adapter
+
+    asked = np.asarray([i for i, p in enumerate(items) if p.kind == "asked"], dtype=np.intp)
+    learnt = adapter.fit(matrix, np.asarray(owner, dtype=np.intp), asked) if len(items) else None
     parts: list[bytes] = [np.asarray(owner, dtype="<i4").tobytes(), b"".join(hashes)]
     if dtype == "int8":
         scale = np.abs(matrix).max(axis=1) / 127.0 if len(matrix) else np.zeros(0)
@@ -183,12 +188,19 @@ def build_vectors(
         parts += [scale.tobytes(), quantized.tobytes()]
     else:
         parts.append(matrix.astype("<f2" if dtype == "float16" else "<f4").tobytes())
+    if learnt is not None:
+        parts.append(learnt.astype("<f4").tobytes())
     offsets: list[int] = []
     body = b""
     for part in parts:
         body += b"\0" * _pad(len(body))
         offsets.append(len(body))
         body += part
+    fitted = {
+        "settings": adapter.settings(),
+        "phrasings": len(asked),
+        "offset": offsets.pop() if learnt is not None else None,
+    }
     header = {
         "format": FORMAT,
         "model": model.digest,
@@ -202,6 +214,7 @@ def build_vectors(
         "offsets": offsets,
         "ids": ids,
         "reused": len(items) - len(todo),
+        "adapter": fitted,
     }
     write_bytes_atomic(folder / FILE, _head(header) + body)
     return header
@@ -279,7 +292,8 @@ def read_header(folder: Path) -> dict[str, Any] | None:
 
 
 def vectors_status(folder: Path, model: Encoder | str, doc: Document | None = None) -> str:
-    """``current``, ``missing``, or what makes them stale: ``model``, ``edition``, ``phrasings``.
+    """``current``, ``missing``, or what makes them stale: ``model``, ``adapter`` (fitted with
+    other settings), ``edition``, ``phrasings``.
 
     Without ``doc`` the edition is compared by its source's sha256 (cheap: no document is
     loaded); with it, by the passages themselves.
@@ -290,6 +304,8 @@ def vectors_status(folder: Path, model: Encoder | str, doc: Document | None = No
     digest = model if isinstance(model, str) else model.digest
     if header.get("model") != digest:
         return "model"
+    if not _adapter_current(header):
+        return "adapter"
     if doc is not None:
         if header.get("edition") != doc.edition:
             return "edition"
@@ -300,6 +316,14 @@ def vectors_status(folder: Path, model: Encoder | str, doc: Document | None = No
     if header.get("phrasings") is not None and header["phrasings"] != _phrasings_digest():
         return "phrasings"
     return "current"
+
+
+def _adapter_current(header: dict[str, Any]) -> bool:
+    """Whether the header's question adapter was fitted with today's settings."""
+    from .adapter import settings
+
+    fitted = header.get("adapter")
+    return isinstance(fitted, dict) and fitted.get("settings") == settings()
 
 
 def _restamp(folder: Path) -> None:
@@ -364,6 +388,7 @@ class Vectors:
         self._body = body
         self._matrix: npt.NDArray[np.float32] | None = None
         self._starts: npt.NDArray[np.intp] | None = None
+        self._adapter: npt.NDArray[np.float32] | None = None
         self._hashes = b""
         # A server's requests may decode at once: one would read the data the other let go.
         self._decoding = threading.Lock()
@@ -401,6 +426,10 @@ class Vectors:
                 kind = "<f2" if self.header["dtype"] == "float16" else "<f4"
                 raw = np.frombuffer(self._data, dtype=kind, count=rows * dim, offset=offsets[2])
                 matrix = raw.reshape(rows, dim).astype(np.float32)
+            at = _adapter_offset(self.header)
+            if at is not None:
+                w = np.frombuffer(self._data, dtype="<f4", count=dim * dim, offset=self._body + at)
+                self._adapter = w.reshape(dim, dim).copy()  # the file's bytes are let go
         except (ValueError, IndexError, KeyError):
             raise VectorsError(self.path, "its data is truncated or damaged") from None
         if rows and (owner[0] != 0 or np.any(np.diff(owner) < 0) or owner[-1] >= len(self.ids)):
@@ -416,17 +445,27 @@ class Vectors:
         return [h[i : i + _HASH] for i in range(0, len(h), _HASH)]
 
     def similarities(self, query: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        """The cosine of ``query`` (one unit vector) with each document, in :attr:`ids` order."""
+        """The cosine of ``query`` (a question's unit vector) with each document, in :attr:`ids`
+        order: the question moved by the vectors' adapter first (:mod:`.adapter`), if any."""
         import numpy as np
+
+        from .adapter import adapt
 
         matrix, starts = self._decode()
         if not len(matrix):
             return np.zeros(len(self.ids), dtype=np.float32)
         # numpy's own loop, not BLAS: OpenBLAS splits a product this small over every core,
         # and on a busy machine waiting for its threads took 12-16 ms where one thread takes 1.
-        rows = np.einsum("ij,j->i", matrix, np.asarray(query, dtype=np.float32).reshape(-1))
+        rows = np.einsum("ij,j->i", matrix, adapt(query, self._adapter))
         best: npt.NDArray[np.float32] = np.maximum.reduceat(rows, starts)
         return best
+
+
+def _adapter_offset(header: dict[str, Any]) -> int | None:
+    """Where the question adapter starts in the body (``None``: the vectors have none)."""
+    fitted = header.get("adapter")
+    at = fitted.get("offset") if isinstance(fitted, dict) else None
+    return at if isinstance(at, int) and not isinstance(at, bool) and at >= 0 else None
 
 
 def load_vectors(folder: Path) -> Vectors:
@@ -446,6 +485,9 @@ def load_vectors(folder: Path) -> Vectors:
     except (KeyError, TypeError, ValueError):
         raise VectorsError(path, "its header is incomplete") from None
     width = {"int8": 1, "float16": 2, "float32": 4}[header["dtype"]]
-    if len(data) < body + rows * (dim * width + 4 + _HASH):
+    at = _adapter_offset(header)
+    if len(data) < body + rows * (dim * width + 4 + _HASH) or (
+        at is not None and len(data) < body + at + dim * dim * 4
+    ):
         raise VectorsError(path, "it is truncated")
     return Vectors(path, header, data, body)
