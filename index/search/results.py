@@ -104,7 +104,7 @@ class SearchResults:
     semantic_status: str = "off"
     """Why the re-rank did or did not run: ``current`` (it ran), ``off`` (not asked),
     ``unavailable`` (the extra is not installed), ``no-model``, the vectors' state
-    (``missing``, ``model``, ``edition``, ``phrasings``: see
+    (``missing``, ``model``, ``adapter``, ``edition``, ``phrasings``: see
     :func:`index.semantic.vectors_status`), or ``error`` (the model or the vectors could not
     be read: search alone answered, with a warning)."""
     cards: list[str] = field(default_factory=list)

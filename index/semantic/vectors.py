@@ -8,13 +8,15 @@ What represents each document (:func:`passages`), chosen on the real questions:
   re-rank 0.43 → 0.47 on the 91 real questions);
 * a glossary entry: ``Term: definition``.
 
-A document's similarity to a question is the best of its passages'. The file,
+A document's similarity to a question is the best of its passages', the question's vector first
+moved by the question adapter fitted on the phrasings at build (:mod:`.adapter`). The file,
 ``<build folder>/semantic.vec``, holds a JSON header (the model's digest, the passages' digest,
-the phrasings' digest, the edition and its source's sha256), then the passages' owners, then a
-short hash of each passage's text, then the vectors, as int8 with a float32 scale per row
-(float16 and float32 are kept for measuring). Vectors are stale when the model, the edition, the
-phrasings or this format change (:func:`vectors_status`); :func:`ensure_vectors` rebuilds them
-then, and only then.
+the phrasings' digest, the edition and its source's sha256, the adapter's settings), then the
+passages' owners, then a short hash of each passage's text, then the vectors, as int8 with a
+float32 scale per row (float16 and float32 are kept for measuring), then the adapter (a float32
+dimension × dimension matrix; none when the edition has too few phrasings). Vectors are stale
+when the model, the edition, the phrasings, the adapter's settings or this format change
+(:func:`vectors_status`); :func:`ensure_vectors` rebuilds them then, and only then.
 
 Embedding is the cost of a build (about 250,000 tokens an edition: a minute or more of CPU), so
 a build takes the vectors of passages whose text it finds, made by the same model, in other
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FILE",
+    "STALE",
     "Passage",
     "Vectors",
     "VectorsError",
@@ -56,9 +59,13 @@ __all__ = [
 ]
 
 FILE = "semantic.vec"
-FORMAT = 3
+FORMAT = 2
 """Bumped whenever :func:`passages` or the file layout changes (stored vectors go stale).
-3 (2026-12-02): the question adapter (:mod:`.adapter`) stored after the vectors."""
+The question adapter (:mod:`.adapter`, 2026-12-02) is an addition, not a change: a file
+without one is read as before, and is stale (``adapter``) until it is rebuilt, from its own
+rows, with nothing embedded again."""
+STALE = ("missing", "model", "adapter", "edition", "phrasings")
+"""The states of :func:`vectors_status` that a rebuild (:func:`ensure_vectors`) settles."""
 _MAGIC = b"judge-vectors\n"
 _ALIGN = 64
 DTYPES = ("int8", "float16", "float32")

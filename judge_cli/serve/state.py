@@ -80,7 +80,9 @@ class Editions:
     def _embed_later(self, key: _Key, ed: Edition) -> None:
         """Embeds ``ed`` in a background thread if a model is installed but its vectors are
         missing or stale (searches meanwhile are search alone)."""
-        if ed.semantic_status() not in ("missing", "model", "edition", "phrasings"):
+        from index.semantic.vectors import STALE
+
+        if ed.semantic_status() not in STALE:
             return
 
         def embed() -> None:
