@@ -4,7 +4,8 @@ Usage::
 
     python benchmarks/dense_ideas.py                   # every idea on the tuning half T
     python benchmarks/dense_ideas.py --held            # H and our A–P too
-    python benchmarks/dense_ideas.py --only csls,prf   # some families (csls, split, prf, pooled)
+    python benchmarks/dense_ideas.py --only csls,prf   # some families (csls, split, prf, pooled,
+                                                       # weight)
     python benchmarks/dense_ideas.py --must-show       # the issue's 0/0 question, per idea
     python benchmarks/dense_ideas.py --no-cards        # judge+sem instead (no card names read)
 
@@ -26,9 +27,16 @@ line ``today`` is ``relevance.py``'s judge+cards+sem to the last digit. The fami
   normalised; the cosines (and the model's nearest) recomputed and fused again. No second
   embedding;
 * ``pooled``: a document's passages pooled by a soft maximum of their cosines instead of the
-  best one (:class:`Pooled`).
+  best one (:class:`Pooled`);
+* ``weight``: the fusion's weight moved per question, by the lexical pool's doubt (its second
+  score over its first), the model's confidence (its first cosine less its fifth) or its first
+  cosine.
 
-The figures measured are in ``index/semantic/reranking.py``'s docstring; none was kept.
+The figures measured are in ``index/semantic/reranking.py``'s docstring; none was kept. They
+were measured before the question adapter (``index.semantic.adapter``), ``weight`` after it
+too; run now, ``today`` has it, as do ``prf`` and ``weight`` (through
+``Vectors.similarities``), while :class:`Hubbed` and :class:`Pooled` take their cosines
+without it.
 """
 
 from __future__ import annotations
@@ -348,11 +356,67 @@ def pooled_ideas() -> list[Idea]:
     return out
 
 
+def _weighted(signal: Callable[[list[float], Any], float], slope: float, pivot: float) -> Any:
+    """``rerank`` whose fusion weight is ``weight + slope * (signal - pivot)`` (0.05–0.95)."""
+    import numpy as np
+
+    def rerank(question: str, pool: Any, vectors: Any, model: Any, **kw: Any) -> Any:
+        q = np.asarray(question_matrix(model, question)[0], dtype=np.float32).reshape(-1)
+        sims = vectors.similarities(q)
+
+        def nearest(n: int) -> list[str]:
+            return [vectors.ids[int(i)] for i in _nearest_positions(sims, n)]
+
+        lexical = [float(h.score) for h in pool[kw["keep"] : kw["keep"] + kw["depth"]]]
+        moved = kw["weight"] + slope * (signal(lexical, sims) - pivot)
+        kw["weight"] = float(min(0.95, max(0.05, moved)))
+        return combine(sims, vectors.position, nearest, pool, **kw)
+
+    return rerank
+
+
+def _doubt(lexical: list[float], sims: Any) -> float:
+    """The pool's second lexical score over its first (1: search cannot tell them apart)."""
+    return lexical[1] / lexical[0] if len(lexical) > 1 and lexical[0] > 0 else 0.0
+
+
+def _confidence(lexical: list[float], sims: Any) -> float:
+    """The model's first cosine less its fifth."""
+    import numpy as np
+
+    top = np.sort(sims)[::-1]
+    return float(top[0] - top[min(4, len(top) - 1)])
+
+
+def _first(lexical: list[float], sims: Any) -> float:
+    return float(sims.max())
+
+
+def weight_ideas() -> list[Idea]:
+    """A fusion weight that follows the question: lexical doubt, the model's confidence."""
+    grid: list[tuple[str, Callable[[list[float], Any], float], float, float]] = []
+    grid += [("doubt", _doubt, k, p) for k in (-0.6, -0.3, 0.3, 0.6) for p in (0.7, 0.85)]
+    grid += [
+        ("confidence", _confidence, k, p) for k in (-3, -1.5, 1.5, 3) for p in (0.03, 0.05, 0.1)
+    ]
+    grid += [("first cosine", _first, k, p) for k in (-1.5, -0.75, 0.75, 1.5) for p in (0.5, 0.6)]
+    out: list[Idea] = []
+    for name, signal, slope, pivot in grid:
+
+        def make(s: Set, f: Any = signal, k: float = slope, p: float = pivot) -> Any:
+            reranking.rerank = _weighted(f, k, p)
+            return s.vectors
+
+        out.append((f"weight: {name} {slope:+} at {pivot}", make))
+    return out
+
+
 FAMILIES: dict[str, Callable[[], list[Idea]]] = {
     "csls": csls_ideas,
     "split": split_ideas,
     "prf": prf_ideas,
     "pooled": pooled_ideas,
+    "weight": weight_ideas,
 }
 
 ZERO = "my 0/0 artifact land thing, is it gone?"
@@ -412,7 +476,7 @@ def figures(ranks: list[int | None]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--held", action="store_true", help="H and ours: the best of each only")
-    parser.add_argument("--only", default="", help="families: csls, split, prf, pooled")
+    parser.add_argument("--only", default="", help="families: csls, split, prf, pooled, weight")
     parser.add_argument("--must-show", action="store_true", help="the issue's 0/0 question")
     parser.add_argument("--model", type=Path, default=MODEL, help="model folder")
     parser.add_argument("--cards", type=Path, default=CARDS, help="card data folder or file")

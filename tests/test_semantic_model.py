@@ -276,7 +276,9 @@ def test_a_question_sharing_no_word_with_its_rule(
         "toughness in the text embedded lifts it to 31st by cosine (9th of this test's part, "
         "45th without), 23rd re-ranked 100 deep; hubness reduction lowers it (210-215th, "
         "88-170th with that reading), vector-space feedback re-ranks it 31st-55th 100 deep; "
-        "none reaches the top 10, and search's pool here lacks it"
+        "none reaches the top 10, and search's pool here lacks it. With the question adapter "
+        "(index.semantic.adapter, 2026-12-02): 144th by cosine over the whole edition (int8), "
+        "30th of this test's part, 26th re-ranked 100 deep"
     ),
 )
 def test_the_issue_s_0_0_artifact_land_question(

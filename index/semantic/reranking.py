@@ -1,9 +1,10 @@
 """The semantic re-rank of a lexical pool: a weighted sum of normalised scores.
 
 A hit's new score is ``(1 - weight) * lexical / best lexical + weight * c``, where ``c`` is its
-cosine with the question, min-max normalised over the candidates (a document without a vector,
-a notes section, counts as the lowest). The candidates are the pool's first :data:`DEPTH` hits
-and, when ``make`` is given, the model's own :data:`ADD` nearest documents (lexical score 0).
+cosine with the question (moved first by the vectors' question adapter, :mod:`.adapter`),
+min-max normalised over the candidates (a document without a vector, a notes section, counts
+as the lowest). The candidates are the pool's first :data:`DEPTH` hits and, when ``make`` is
+given, the model's own :data:`ADD` nearest documents (lexical score 0).
 The defaults were chosen on a grid (``benchmarks/relevance.py --sweep``: weight 0.5–0.9, depth
 20/30/50, add 0/5/10) on the 91 real questions and our halves A–P together: the real questions
 are flat from 0.7 to 0.9 (success@5 0.473), ours fall past 0.7 (recall@5 0.860 at 0.7, 0.845 at
@@ -91,6 +92,20 @@ T of the real questions, the held-back half H, then recall@5 / MRR on our halves
   Warm cost (the re-rank of the 91 real questions, their vectors and pools remembered; medians
   of 7 interleaved runs, load 2.9): today 3.0 ms a question, with hubness reduction 2.8 ms
   (a subtraction), with feedback 7.5 ms (a second pass over every passage and the fusion).
+* a fusion weight that follows the question (2026-12-02, against T 0.696 / 0.514, H 0.511 /
+  0.372, ours 0.871 / 0.751; each setting ``weight + slope * (signal - pivot)``, kept within
+  0.05–0.95): the signal the pool's second lexical score over its first (lexical doubt), slope
+  ±0.3 / ±0.6, pivot 0.7 / 0.85, T 0.652–0.696 / 0.476–0.526, H 0.489–0.533 / 0.333–0.373;
+  the model's first cosine less its fifth (its confidence), slope ±1.5 / ±3, pivot 0.03–0.1,
+  T 0.609–0.696 / 0.447–0.528, H 0.489–0.556 / 0.330–0.381; its first cosine, slope ±0.5–1.5,
+  pivot 0.5 / 0.6, T 0.565–0.696 / 0.440–0.529, H 0.511–0.533 / 0.342–0.382. The eleven
+  scored on ours too lower its MRR (0.863–0.878 / 0.732–0.742). With the question adapter
+  (T 0.674 / 0.547), the same 28 settings on T: 0.543–0.696 / 0.440–0.545, none above it
+  (``benchmarks/dense_ideas.py --only weight``).
+
+What was kept instead moves the question, not the weights: the question adapter
+(:mod:`.adapter`, fitted on the players' phrasings; T 0.674 / 0.547, H 0.533 / 0.402, ours
+0.881 / 0.753), applied by the vectors before every cosine above is taken.
 
 The candidates re-ranked (the pool's first 30 and the model's 5 nearest) hold an expected rule
 for 36 of T's 46 questions and 36 of H's 45: a better order of the same candidates could reach
