@@ -31,6 +31,9 @@ Measured 2026-12-02, without the adapter → with it (success@5 / MRR; ours reca
   tau 0.1 decay 0.03, H 0.369); every phrasing a row (stride 1), T 0.674 / 0.542, H 0.533 /
   0.390, in three times the time; 30 steps at rate 0.001, the same as today's 10 at 0.003.
 
+The re-rank's weight with cards read (:data:`~index.semantic.reranking.CARDS_WEIGHT`, 0.5)
+chosen again with the adapter, on T: 0.4 gives 0.696 / 0.517, 0.6 0.674 / 0.523: it stays.
+
 Costs: the fit adds 2.1–2.6 s to a build of the 2025-02-07 edition's vectors (their passages
 reused: 0.2 s without it); the file grows from 3.41 to 4.00 MB (the matrix, float32); a warm
 re-rank and a cold one-shot take what they took (interleaved, before and after, p50 / p95
