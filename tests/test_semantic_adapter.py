@@ -82,6 +82,15 @@ def test_the_fit_is_deterministic_and_needs_enough_phrasings() -> None:
     assert adapter.fit(world.matrix, world.owner, np.zeros(0, dtype=np.intp)) is None
 
 
+def test_the_fit_in_chunks_is_the_fit_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    world = Styled()
+    whole = adapter.fit(world.matrix, world.owner, world.asked)
+    monkeypatch.setattr(adapter, "_CHUNK", 7)
+    chunked = adapter.fit(world.matrix, world.owner, world.asked)
+    assert whole is not None and chunked is not None
+    assert np.allclose(chunked, whole, rtol=1e-3, atol=1e-5)
+
+
 def test_a_phrasing_alone_with_its_rule_is_left_out() -> None:
     # Documents whose only passage is the phrasing itself teach nothing (no other passage).
     world = Styled()

@@ -78,6 +78,9 @@ STRIDE = 3
 """Every third phrasing is a training row (all of them: 3 times the time, the same figures)."""
 MIN_ROWS = 100
 """Fewer training rows than this (an edition with few phrasings, or none): no adapter."""
+_CHUNK = 512
+"""Training rows whose softmax is taken at once: the fit's peak memory grows by 50 MB, not 123
+as with all 1,510 rows of the 2025-02-07 edition at once (5-10 % slower)."""
 
 
 def settings() -> dict[str, float | int]:
@@ -106,36 +109,54 @@ def fit(
     n, dim = x.shape
     owners = np.asarray(owner, dtype=np.intp)
     positive = owners[None, :] == owners[rows][:, None]
-    everyone = np.arange(n)
-    positive[everyone, rows] = False
+    positive[np.arange(n), rows] = False
     has_positive = positive.any(axis=1)
     if not has_positive.all():  # a rule whose only passage is this phrasing: nothing to learn
         x, rows, positive = x[has_positive], rows[has_positive], positive[has_positive]
-        n, everyone = len(x), np.arange(int(has_positive.sum()))
+        n = len(x)
         if n < MIN_ROWS:
             return None
     w = np.zeros((dim, dim), dtype=np.float32)
     first = np.zeros_like(w)
     second = np.zeros_like(w)
     for step in range(1, STEPS + 1):
-        moved = x + x @ w
-        norms = np.linalg.norm(moved, axis=1, keepdims=True)
-        unit = moved / norms
-        logits = (unit @ passages.T) / TAU
-        logits[everyone, rows] = -np.inf
-        logits -= logits.max(axis=1, keepdims=True)
-        weights = np.exp(logits)
-        every = weights / weights.sum(axis=1, keepdims=True)
-        wanted = np.where(positive, weights, 0.0)
-        wanted /= wanted.sum(axis=1, keepdims=True)
-        toward = ((every - wanted) @ passages) / TAU
-        toward = (toward - unit * (toward * unit).sum(axis=1, keepdims=True)) / norms
-        gradient = (x.T @ toward) / n + DECAY * w
+        gradient = DECAY * w
+        for at in range(0, n, _CHUNK):  # a chunk of softmaxes at a time, for memory
+            part = slice(at, at + _CHUNK)
+            gradient += _gradient(x[part], passages, positive[part], rows[part], w) / n
         first = 0.9 * first + 0.1 * gradient
         second = 0.999 * second + 0.001 * gradient * gradient
         corrected = first / (1 - 0.9**step)
         w -= RATE * corrected / (np.sqrt(second / (1 - 0.999**step)) + 1e-8)
     return w.astype(np.float32)
+
+
+def _gradient(
+    x: npt.NDArray[np.float32],
+    passages: npt.NDArray[np.float32],
+    positive: npt.NDArray[np.bool_],
+    rows: npt.NDArray[np.intp],
+    w: npt.NDArray[np.float32],
+) -> npt.NDArray[np.float32]:
+    """The loss's gradient in ``w`` summed over the training rows ``x`` (passages ``rows``)."""
+    import numpy as np
+
+    moved = x + x @ w
+    norms = np.linalg.norm(moved, axis=1, keepdims=True)
+    unit = moved / norms
+    weights = unit @ passages.T
+    weights /= TAU
+    weights[np.arange(len(x)), rows] = -np.inf  # the phrasing itself
+    weights -= weights.max(axis=1, keepdims=True)
+    np.exp(weights, out=weights)
+    wanted = np.where(positive, weights, np.float32(0))
+    wanted /= wanted.sum(axis=1, keepdims=True)
+    weights /= weights.sum(axis=1, keepdims=True)
+    weights -= wanted  # softmax over every passage less the softmax over the rule's own
+    toward = (weights @ passages) / TAU
+    toward = (toward - unit * (toward * unit).sum(axis=1, keepdims=True)) / norms
+    out: npt.NDArray[np.float32] = x.T @ toward
+    return out
 
 
 def adapt(query: Any, w: npt.NDArray[np.float32] | None) -> npt.NDArray[np.float32]:
