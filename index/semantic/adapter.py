@@ -34,6 +34,11 @@ Measured 2026-12-02, without the adapter → with it (success@5 / MRR; ours reca
 The re-rank's weight with cards read (:data:`~index.semantic.reranking.CARDS_WEIGHT`, 0.5)
 chosen again with the adapter, on T: 0.4 gives 0.696 / 0.517, 0.6 0.674 / 0.523: it stays.
 
+The re-rank's defaults swept again with the adapter (``relevance.py --sweep``, judge+sem, all
+91 / ours A–P): weight 0.7, depth 30, add 5 stay (0.538 / 0.424, 0.869 / 0.740); 0.8 gives
+the real questions 0.538 / 0.427–0.428 and ours 0.856–0.863 / 0.733–0.738; 0.6, 0.505–0.516
+/ 0.387–0.400.
+
 Costs: the fit adds 2.1–2.6 s to a build of the 2025-02-07 edition's vectors (their passages
 reused: 0.2 s without it); the file grows from 3.41 to 4.00 MB (the matrix, float32); a warm
 re-rank and a cold one-shot take what they took (interleaved, before and after, p50 / p95
@@ -51,6 +56,11 @@ Tried and not kept (2026-12-02, judge+cards+sem, T / H / ours as above, before t
 * the phrasings' fit with their rules' texts alone as passages (no phrasing a positive or a
   negative): T 0.674–0.696 / 0.529–0.533, H 0.489–0.511 / 0.358–0.372, ours 0.878–0.886 /
   0.757–0.762: ours rise more, the real questions less, H's not at all;
+* the phrasing passages moved by the adapter too (a question and a phrasing compared as two
+  questions, both moved), wholly or half: T 0.674 / 0.547, H 0.533 / 0.390–0.391, ours
+  0.874 / 0.750–0.751, against today's 0.674 / 0.547, 0.533 / 0.402, 0.881 / 0.753;
+* a bias beside the matrix (``q + q W + b``, fitted with it, its decay 0.1 or 1.0; its norm
+  0.13–0.17): T 0.674 / 0.547, H 0.533 / 0.392, ours 0.879–0.881 / 0.753;
 * one step of gradient descent instead of Adam's ten (0.6 s): at step 1, T 0.696 / 0.530,
   H 0.533 / 0.375; at 3, T 0.674 / 0.542, H 0.533 / 0.372, ours 0.878 / 0.748; at 10, all
   fall (H 0.489 / 0.334).
