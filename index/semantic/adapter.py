@@ -24,12 +24,13 @@ Measured 2026-12-02, without the adapter → with it (success@5 / MRR; ours reca
 * judge+cards+sem: T 0.696 / 0.514 → 0.674 / 0.547, H 0.511 / 0.372 → 0.533 / 0.402, all 91
   0.604 / 0.444 → 0.604 / 0.475; ours A–P 0.871 / 0.751 → 0.881 / 0.753;
 * judge+sem: T 0.500 / 0.447 → 0.500 / 0.466, H 0.556 / 0.375 → 0.578 / 0.382; ours 0.860 /
-  0.735 → 0.869 / 0.740; the model alone (dense), all 91 0.495 / 0.372 → 0.505 / 0.390.
-* the grid (judge+cards+sem, T / H / ours / all 91): tau 0.05–0.2 × decay 0.03–0.3 lift the
-  MRR of T (0.524–0.547) and of ours (0.750–0.755); of H (0.369–0.402) all but three, the
-  weakest decays (tau 0.05 with decay 0.03 / 0.1, H 0.382 / 0.381 with s@5 0.467 / 0.489;
-  tau 0.1 decay 0.03, H 0.369); every phrasing a row (stride 1), T 0.674 / 0.542, H 0.533 /
-  0.390, in three times the time; 30 steps at rate 0.001, the same as today's 10 at 0.003.
+  0.735 → 0.869 / 0.740; the model alone (dense), all 91 0.495 / 0.372 → 0.505 / 0.390;
+* the grid (judge+cards+sem): tau 0.05–0.2 × decay 0.03–0.3 lift T's MRR everywhere
+  (0.524–0.547) and H's but at one (tau 0.1, decay 0.03: 0.369; elsewhere 0.374–0.402); H's
+  success@5 falls at three (0.467–0.489, tau 0.05 with decay 0.03 or 0.1, tau 0.1 with 0.03);
+  ours stay at 0.874–0.881 / 0.750–0.755; every phrasing a row (stride 1), T 0.674 / 0.542, H
+  0.533 / 0.390, in three times the time; 30 steps at rate 0.001, the same as today's 10 at
+  0.003.
 
 The re-rank's weight with cards read (:data:`~index.semantic.reranking.CARDS_WEIGHT`, 0.5)
 chosen again with the adapter, on T: 0.4 gives 0.696 / 0.517, 0.6 0.674 / 0.523: it stays.
@@ -45,7 +46,8 @@ re-rank and a cold one-shot take what they took (interleaved, before and after, 
 11.0 / 22.5 and 11.0 / 22.3 ms over 736 questions; cold 303 / 306 ms and 292 / 297 ms).
 
 Tried and not kept (2026-12-02, judge+cards+sem, T / H / ours as above, before the adapter
-0.696 / 0.514, 0.511 / 0.372, 0.871 / 0.751):
+0.696 / 0.514, 0.511 / 0.372, 0.871 / 0.751; unless said, in a prototype that fitted one
+adapter, on the 2026-01-16 edition, for both question sets):
 
 * fitted on our own questions (A–P, the answers' passages as targets; ours scored with two
   folds, each fitted on the other): by least squares (ridge, lambda 1–100, moved by 0.3–1.0
@@ -57,13 +59,13 @@ Tried and not kept (2026-12-02, judge+cards+sem, T / H / ours as above, before t
   negative): T 0.674–0.696 / 0.529–0.533, H 0.489–0.511 / 0.358–0.372, ours 0.878–0.886 /
   0.757–0.762: ours rise more, the real questions less, H's not at all;
 * the phrasing passages moved by the adapter too (a question and a phrasing compared as two
-  questions, both moved), wholly or half: T 0.674 / 0.547, H 0.533 / 0.390–0.391, ours
+  questions, both moved), wholly or half, fitted per edition as built: T 0.674 / 0.547, H 0.533 / 0.390–0.391, ours
   0.874 / 0.750–0.751, against today's 0.674 / 0.547, 0.533 / 0.402, 0.881 / 0.753;
-* a bias beside the matrix (``q + q W + b``, fitted with it, its decay 0.1 or 1.0; its norm
-  0.13–0.17): T 0.674 / 0.547, H 0.533 / 0.392, ours 0.879–0.881 / 0.753;
-* one step of gradient descent instead of Adam's ten (0.6 s): at step 1, T 0.696 / 0.530,
-  H 0.533 / 0.375; at 3, T 0.674 / 0.542, H 0.533 / 0.372, ours 0.878 / 0.748; at 10, all
-  fall (H 0.489 / 0.334).
+* a bias beside the matrix (``q + q W + b``, fitted with it per edition, its decay 0.1 or
+  1.0; its norm 0.13–0.17): T 0.674 / 0.547, H 0.533 / 0.392, ours 0.879–0.881 / 0.753;
+* one step of gradient descent instead of Adam's ten (0.6 s), of size 1: T 0.696 / 0.530,
+  H 0.533 / 0.375, ours 0.874 / 0.751; of size 3: T 0.674 / 0.542, H 0.533 / 0.372, ours
+  0.878 / 0.748; of size 10, all fall (H 0.489 / 0.334, ours 0.851 / 0.727).
 """
 
 from __future__ import annotations
