@@ -59,8 +59,9 @@ adapter, on the 2026-01-16 edition, for both question sets):
   negative): T 0.674–0.696 / 0.529–0.533, H 0.489–0.511 / 0.358–0.372, ours 0.878–0.886 /
   0.757–0.762: ours rise more, the real questions less, H's not at all;
 * the phrasing passages moved by the adapter too (a question and a phrasing compared as two
-  questions, both moved), wholly or half, fitted per edition as built: T 0.674 / 0.547, H 0.533 / 0.390–0.391, ours
-  0.874 / 0.750–0.751, against today's 0.674 / 0.547, 0.533 / 0.402, 0.881 / 0.753;
+  questions, both moved), wholly or half, fitted per edition as built: T 0.674 / 0.547,
+  H 0.533 / 0.390–0.391, ours 0.874 / 0.750–0.751, against today's 0.674 / 0.547, 0.533 /
+  0.402, 0.881 / 0.753;
 * a bias beside the matrix (``q + q W + b``, fitted with it per edition, its decay 0.1 or
   1.0; its norm 0.13–0.17): T 0.674 / 0.547, H 0.533 / 0.392, ours 0.879–0.881 / 0.753;
 * one step of gradient descent instead of Adam's ten (0.6 s), of size 1: T 0.696 / 0.530,
