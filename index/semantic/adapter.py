@@ -23,6 +23,9 @@ Measured 2026-12-02, without the adapter → with it (success@5 / MRR; ours reca
 
 * judge+cards+sem: T 0.696 / 0.514 → 0.674 / 0.547, H 0.511 / 0.372 → 0.533 / 0.402, all 91
   0.604 / 0.444 → 0.604 / 0.475; ours A–P 0.871 / 0.751 → 0.881 / 0.753;
+  of the 91 real questions, 18 move: 15 up (T 8, H 7; r024 from out of the first 10 to 7th, r003 and r025
+  into the first 10, r006, r054 and r059 to 1st), 3 down (r047 5th → 6th, r072 4th → 5th,
+  r032 9th → out of the first 10);
 * judge+sem: T 0.500 / 0.447 → 0.500 / 0.466, H 0.556 / 0.375 → 0.578 / 0.382; ours 0.860 /
   0.735 → 0.869 / 0.740; the model alone (dense), all 91 0.495 / 0.372 → 0.505 / 0.390;
 * the grid (judge+cards+sem): tau 0.05–0.2 × decay 0.03–0.3 lift T's MRR everywhere
@@ -64,6 +67,12 @@ adapter, on the 2026-01-16 edition, for both question sets):
   0.402, 0.881 / 0.753;
 * a bias beside the matrix (``q + q W + b``, fitted with it per edition, its decay 0.1 or
   1.0; its norm 0.13–0.17): T 0.674 / 0.547, H 0.533 / 0.392, ours 0.879–0.881 / 0.753;
+* the adapter's cosines in one part of the re-rank only, or mixed with the plain ones
+  (fitted per edition as built): in the fusion only, the same as today; in the choice of the
+  model's nearest only, T 0.696 / 0.514, H 0.511 / 0.374, ours 0.873 / 0.751 (what it adds
+  is in the fusion); the fusion's cosines half and half, T 0.696 / 0.530, H 0.533 / 0.379,
+  ours 0.874–0.876 / 0.752; 1.5 times the adapter's less half the plain ones, T 0.674 /
+  0.545, H 0.533 / 0.390, ours 0.879 / 0.752;
 * one step of gradient descent instead of Adam's ten (0.6 s), of size 1: T 0.696 / 0.530,
   H 0.533 / 0.375, ours 0.874 / 0.751; of size 3: T 0.674 / 0.542, H 0.533 / 0.372, ours
   0.878 / 0.748; of size 10, all fall (H 0.489 / 0.334, ours 0.851 / 0.727).
