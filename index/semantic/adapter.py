@@ -22,8 +22,8 @@ questions' tuning half T (``benchmarks/adapter_fit.py``); H and ours are held ba
 Measured 2026-12-02, without the adapter → with it (success@5 / MRR; ours recall@5 / MRR):
 
 * judge+cards+sem: T 0.696 / 0.514 → 0.674 / 0.547, H 0.511 / 0.372 → 0.533 / 0.402, all 91
-  0.604 / 0.444 → 0.604 / 0.475; ours A–P 0.871 / 0.751 → 0.881 / 0.753;
-  of the 91 real questions, 18 move: 15 up (T 8, H 7; r024 from out of the first 10 to 7th, r003 and r025
+  0.604 / 0.444 → 0.604 / 0.475; ours A–P 0.871 / 0.751 → 0.881 / 0.753; of the 91 real
+  questions, 18 move: 15 up (T 8, H 7; r024 from out of the first 10 to 7th, r003 and r025
   into the first 10, r006, r054 and r059 to 1st), 3 down (r047 5th → 6th, r072 4th → 5th,
   r032 9th → out of the first 10);
 * judge+sem: T 0.500 / 0.447 → 0.500 / 0.466, H 0.556 / 0.375 → 0.578 / 0.382; ours 0.860 /
