@@ -5,13 +5,16 @@ Usage::
     python benchmarks/adapter_fit.py                  # none, today's settings, and the grid
     python benchmarks/adapter_fit.py --quick          # none and today's settings only
     python benchmarks/adapter_fit.py --no-cards       # judge+sem instead (no card names read)
+    python benchmarks/adapter_fit.py --quick --int8   # with the int8 copy (questions, vectors)
 
 The engine is ``relevance.py``'s ``judge+cards+sem`` (the 2025-02-07 edition for the real
 questions, the newest for ours; half Q is never read). For each setting the adapter is fitted
 again, as a build fits it (``build_vectors`` in a temporary folder, every passage's vector
 taken from ``relevance.py``'s cache, so only the fit costs time), and each half is scored
 through ``index.semantic.searching.reranked_search``: the line ``today`` is ``relevance.py``'s
-judge+cards+sem to the last digit. ``none`` is the re-rank without an adapter.
+judge+cards+sem to the last digit. ``none`` is the re-rank without an adapter. ``--int8``: the
+model as ``judge model install --int8`` leaves it (a quantised copy, made once in the cache
+folder with the ``onnx`` package), embedding both the questions and the passages.
 
 The fit reads the phrasings alone: neither the real questions nor ours are fitted on, so every
 half is held back from it; the settings were chosen on the tuning half T. Figures of the grid
@@ -33,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _engines import card_names, load_model  # noqa: E402
+from _engines import RememberingEncoder, card_names, load_model  # noqa: E402
 from _real_questions import REAL_EDITION  # noqa: E402
 from dense_ideas import Set, figures  # noqa: E402
 from relevance import CACHE, CARDS, CORPUS, MODEL, metrics, newest_corpus_file  # noqa: E402
@@ -77,6 +80,26 @@ def refitted(s: Set, tmp: Path) -> Any:
     return load_vectors(folder)
 
 
+def quantised(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The int8 copy (installed once in the cache folder) and an encoder remembering its
+    passages in the cache folder's ``int8`` part, where its vectors are built too."""
+    import functools
+
+    from index.semantic import ModelStore
+
+    store = ModelStore(args.cache / "int8-home")
+    installed = store.get() if store.names() else None
+    if installed is None:
+        installed = store.import_folder(args.model, quantise=True)
+    if not installed.quantised:
+        raise SystemExit("the copy could not be quantised (is the onnx package installed?)")
+    model = installed.load(threads=2)
+    model.embed_query = functools.lru_cache(maxsize=None)(model._embed_one)
+    folder = args.cache / "int8"
+    folder.mkdir(parents=True, exist_ok=True)
+    return model, RememberingEncoder(model, folder)
+
+
 def label_of(changes: dict[str, Any]) -> str:
     if not changes:
         return "today"
@@ -92,16 +115,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=MODEL, help="model folder")
     parser.add_argument("--cards", type=Path, default=CARDS, help="card data folder or file")
     parser.add_argument("--cache", type=Path, default=CACHE, help="vectors cache folder")
+    parser.add_argument("--int8", action="store_true", help="the quantised copy of the model")
     parser.add_argument("--no-semantic", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    loaded = load_model(args)
+    loaded = quantised(args) if args.int8 else load_model(args)
     if loaded is None:
         raise SystemExit("the model and the semantic extra are needed")
     model, enc = loaded
     cards = None if args.no_cards else card_names(args.cards, args.cache)
     with tempfile.TemporaryDirectory() as tmp:
-        real = Set("real", CORPUS / f"cr-{REAL_EDITION}.txt", Path(tmp), cards, model, enc)
-        own = Set("own", newest_corpus_file(), Path(tmp), cards, model, enc)
+        cache = args.cache / "int8" if args.int8 else args.cache
+        real = Set("real", CORPUS / f"cr-{REAL_EDITION}.txt", Path(tmp), cards, model, enc, cache)
+        own = Set("own", newest_corpus_file(), Path(tmp), cards, model, enc, cache)
         halves = [(real, "T"), (real, "H"), (own, "ours")]
         today = ", ".join(f"{k} {v}" for k, v in adapter.settings().items())
         print(f"today's settings: {today}; success@5 / MRR (ours: recall@5 / MRR)")

@@ -172,12 +172,21 @@ class Remembered:
 class Set:
     """One question set on its edition: the engine, the vectors, the questions by half."""
 
-    def __init__(self, name: str, path: Path, tmp: Path, cards: Any, model: Any, enc: Any):
+    def __init__(
+        self,
+        name: str,
+        path: Path,
+        tmp: Path,
+        cards: Any,
+        model: Any,
+        enc: Any,
+        cache: Path = CACHE,
+    ) -> None:
         self.name = name
         self.doc = read_cr_path(path)
         self.lexical = Lexical(self.doc, tmp / name, cards=cards)
         self.searcher = Remembered(self.lexical.searcher)
-        self.vectors = edition_vectors(self.doc, CACHE, enc, phrasings=True)
+        self.vectors = edition_vectors(self.doc, cache, enc, phrasings=True)
         self.model = model
         self.hubs: dict[tuple[int, bool], Any] = {}
         self.questions: dict[str, list[tuple[str, tuple[str, ...]]]] = {}

@@ -287,7 +287,10 @@ class ModelStore:
         ``quantise``: the copy search loads has int8 weights (see ``quantise_model``; without
         the ``onnx`` package, or if the quantised copy embeds too differently, it has the
         published float weights). Not the default: on the real questions held back, the
-        re-rank's MRR fell from 0.371 to 0.339 with it (``benchmarks/relevance.py``). Raises
+        re-rank's MRR fell from 0.371 to 0.339 with it (``benchmarks/relevance.py``); with the
+        question adapter (2026-12-02; questions and vectors both int8, judge+cards+sem) from
+        0.402 to 0.390, all 91 0.604 / 0.475 → 0.604 / 0.469, ours 0.881 / 0.753 → 0.879 /
+        0.755, for about half the CPU of a warm question. Raises
         :class:`ModelFolderError` (not a model folder), :class:`ModelCheckError` (a wrong hash,
         a model that does not load or does not embed) and
         :class:`~index.semantic.model.SemanticUnavailableError` (the extra is not installed);
