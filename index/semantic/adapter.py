@@ -41,7 +41,9 @@ chosen again with the adapter, on T: 0.4 gives 0.696 / 0.517, 0.6 0.674 / 0.523:
 The re-rank's defaults swept again with the adapter (``relevance.py --sweep``, judge+sem, all
 91 / ours A–P): weight 0.7, depth 30, add 5 stay (0.538 / 0.424, 0.869 / 0.740); 0.8 gives
 the real questions 0.538 / 0.427–0.428 and ours 0.856–0.863 / 0.733–0.738; 0.6, 0.505–0.516
-/ 0.387–0.400.
+/ 0.387–0.400. On judge+cards+sem (T / H / ours), depth 20 gives 0.674 / 0.543, 0.533 /
+0.401, 0.876 / 0.753; 50, 0.652 / 0.543, 0.533 / 0.377, 0.884 / 0.751; add 3, 0.674 / 0.547,
+0.533 / 0.404, 0.881 / 0.753 (T's tie with today's add 5: it stays); add 10, today's figures.
 
 Costs: the fit adds 2.1–2.6 s to a build of the 2025-02-07 edition's vectors (their passages
 reused: 0.2 s without it); the file grows from 3.41 to 4.00 MB (the matrix, float32); a warm
