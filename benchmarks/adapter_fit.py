@@ -36,10 +36,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _engines import RememberingEncoder, card_names, load_model  # noqa: E402
+from _engines import RememberingEncoder  # noqa: E402
 from _real_questions import REAL_EDITION  # noqa: E402
-from dense_ideas import Set, figures  # noqa: E402
-from relevance import CACHE, CARDS, CORPUS, MODEL, metrics, newest_corpus_file  # noqa: E402
+from dense_ideas import Set, figures, loaded, model_options  # noqa: E402
+from relevance import CORPUS, metrics, newest_corpus_file  # noqa: E402
 
 from index.semantic import adapter  # noqa: E402
 
@@ -80,9 +80,14 @@ def refitted(s: Set, tmp: Path) -> Any:
     return load_vectors(folder)
 
 
+def int8_cache(args: argparse.Namespace) -> Path:
+    """Where the int8 copy's passages and vectors are kept: the cache folder's ``int8`` part."""
+    return Path(args.cache) / "int8"
+
+
 def quantised(args: argparse.Namespace) -> tuple[Any, Any]:
     """The int8 copy (installed once in the cache folder) and an encoder remembering its
-    passages in the cache folder's ``int8`` part, where its vectors are built too."""
+    passages in :func:`int8_cache`, where its vectors are built too."""
     import functools
 
     from index.semantic import ModelStore
@@ -95,7 +100,7 @@ def quantised(args: argparse.Namespace) -> tuple[Any, Any]:
         raise SystemExit("the copy could not be quantised (is the onnx package installed?)")
     model = installed.load(threads=2)
     model.embed_query = functools.lru_cache(maxsize=None)(model._embed_one)
-    folder = args.cache / "int8"
+    folder = int8_cache(args)
     folder.mkdir(parents=True, exist_ok=True)
     return model, RememberingEncoder(model, folder)
 
@@ -111,20 +116,12 @@ def label_of(changes: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="none and today's settings only")
-    parser.add_argument("--no-cards", action="store_true", help="judge+sem: no card names read")
-    parser.add_argument("--model", type=Path, default=MODEL, help="model folder")
-    parser.add_argument("--cards", type=Path, default=CARDS, help="card data folder or file")
-    parser.add_argument("--cache", type=Path, default=CACHE, help="vectors cache folder")
     parser.add_argument("--int8", action="store_true", help="the quantised copy of the model")
-    parser.add_argument("--no-semantic", action="store_true", help=argparse.SUPPRESS)
+    model_options(parser)
     args = parser.parse_args(argv)
-    loaded = quantised(args) if args.int8 else load_model(args)
-    if loaded is None:
-        raise SystemExit("the model and the semantic extra are needed")
-    model, enc = loaded
-    cards = None if args.no_cards else card_names(args.cards, args.cache)
+    model, enc, cards = loaded(args, quantised) if args.int8 else loaded(args)
     with tempfile.TemporaryDirectory() as tmp:
-        cache = args.cache / "int8" if args.int8 else args.cache
+        cache = int8_cache(args) if args.int8 else args.cache
         real = Set("real", CORPUS / f"cr-{REAL_EDITION}.txt", Path(tmp), cards, model, enc, cache)
         own = Set("own", newest_corpus_file(), Path(tmp), cards, model, enc, cache)
         halves = [(real, "T"), (real, "H"), (own, "ours")]

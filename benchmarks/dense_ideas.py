@@ -221,6 +221,16 @@ Idea = tuple[str, Callable[[Set], Any]]
 """A label, and what makes a set's vectors for the idea (replacing ``rerank`` if it must)."""
 
 
+def combined(sims: Any, vectors: Any, pool: Any, close: Any = None, **kw: Any) -> Any:
+    """``combine`` on the cosines ``sims``, the model's nearest chosen by ``close`` (or them)."""
+    by = sims if close is None else close
+
+    def nearest(n: int) -> list[str]:
+        return [vectors.ids[int(i)] for i in _nearest_positions(by, n)]
+
+    return combine(sims, vectors.position, nearest, pool, **kw)
+
+
 def _plain(s: Set) -> Any:
     reranking.rerank = ORIGINAL
     return s.vectors
@@ -249,12 +259,7 @@ def _split(fuse_alpha: float, near_alpha: float, k: int) -> Callable[[Set], Any]
 
         def rerank(question: str, pool: Any, vectors: Any, model: Any, **kw: Any) -> Any:
             q = np.asarray(question_matrix(model, question)[0], dtype=np.float32).reshape(-1)
-            sims, close = fuse.similarities(q), near.similarities(q)
-
-            def nearest(n: int) -> list[str]:
-                return [vectors.ids[int(i)] for i in _nearest_positions(close, n)]
-
-            return combine(sims, vectors.position, nearest, pool, **kw)
+            return combined(fuse.similarities(q), vectors, pool, near.similarities(q), **kw)
 
         reranking.rerank = rerank
         return s.vectors
@@ -279,12 +284,7 @@ def prf_rerank(k: int, beta: float, weighted: bool, centroid: bool) -> Callable[
         q = np.asarray(question_matrix(model, question)[0], dtype=np.float32).reshape(-1)
 
         def fused(query: Any) -> Any:
-            sims = vectors.similarities(query)
-
-            def nearest(n: int) -> list[str]:
-                return [vectors.ids[int(i)] for i in _nearest_positions(sims, n)]
-
-            return combine(sims, vectors.position, nearest, pool, **kw)
+            return combined(vectors.similarities(query), vectors, pool, **kw)
 
         first = fused(q)
         matrix, starts = vectors._decode()
@@ -372,14 +372,10 @@ def _weighted(signal: Callable[[list[float], Any], float], slope: float, pivot: 
     def rerank(question: str, pool: Any, vectors: Any, model: Any, **kw: Any) -> Any:
         q = np.asarray(question_matrix(model, question)[0], dtype=np.float32).reshape(-1)
         sims = vectors.similarities(q)
-
-        def nearest(n: int) -> list[str]:
-            return [vectors.ids[int(i)] for i in _nearest_positions(sims, n)]
-
         lexical = [float(h.score) for h in pool[kw["keep"] : kw["keep"] + kw["depth"]]]
         moved = kw["weight"] + slope * (signal(lexical, sims) - pivot)
         kw["weight"] = float(min(0.95, max(0.05, moved)))
-        return combine(sims, vectors.position, nearest, pool, **kw)
+        return combined(sims, vectors, pool, **kw)
 
     return rerank
 
@@ -482,22 +478,32 @@ def figures(ranks: list[int | None]) -> str:
     return f"{m['r@5']:.3f} / {m['mrr']:.3f}"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--held", action="store_true", help="H and ours: the best of each only")
-    parser.add_argument("--only", default="", help="families: csls, split, prf, pooled, weight")
-    parser.add_argument("--must-show", action="store_true", help="the issue's 0/0 question")
+def model_options(parser: argparse.ArgumentParser) -> None:
+    """The options every script built on :class:`Set` takes: the model, the cards, the cache."""
     parser.add_argument("--model", type=Path, default=MODEL, help="model folder")
     parser.add_argument("--cards", type=Path, default=CARDS, help="card data folder or file")
     parser.add_argument("--cache", type=Path, default=CACHE, help="vectors cache folder")
     parser.add_argument("--no-cards", action="store_true", help="judge+sem: no card names read")
     parser.add_argument("--no-semantic", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    loaded = load_model(args)
-    if loaded is None:
+
+
+def loaded(args: argparse.Namespace, load: Callable[..., Any] = load_model) -> tuple[Any, ...]:
+    """The model, the encoder of passages and the card names (``None`` with ``--no-cards``)."""
+    found = load(args)
+    if found is None:
         raise SystemExit("the model and the semantic extra are needed")
-    model, enc = loaded
-    cards = None if args.no_cards else card_names(args.cards, args.cache)
+    model, enc = found
+    return model, enc, None if args.no_cards else card_names(args.cards, args.cache)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--held", action="store_true", help="H and ours: the best of each only")
+    parser.add_argument("--only", default="", help="families: csls, split, prf, pooled, weight")
+    parser.add_argument("--must-show", action="store_true", help="the issue's 0/0 question")
+    model_options(parser)
+    args = parser.parse_args(argv)
+    model, enc, cards = loaded(args)
     with tempfile.TemporaryDirectory() as tmp:
         real = Set("real", CORPUS / f"cr-{REAL_EDITION}.txt", Path(tmp), cards, model, enc)
         sets = [real]

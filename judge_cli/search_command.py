@@ -92,7 +92,7 @@ def search(
     ed = open_edition(edition)
     # Searched first: a one-shot re-rank starts its model work before anything else.
     found = ed.search(text, limit=limit, scope=scope, semantic=not lexical)
-    if found.semantic_status != "off" and found.semantic_status in _stale():
+    if _stale(found.semantic_status):
         _prepare_vectors(ed, scope)
         if ed.semantic_status(scope) == "current":  # embedded just now: searched again
             found = ed.search(text, limit=limit, scope=scope)
@@ -100,12 +100,14 @@ def search(
     _hint_once(ed, found.semantic_status)
 
 
-def _stale() -> tuple[str, ...]:
-    """The vectors' states that embedding the edition settles. Imported when asked: search
-    has imported the semantic package by then, unless the re-rank was ``off``."""
+def _stale(status: str) -> bool:
+    """Whether embedding the edition settles ``status`` (:data:`index.semantic.vectors.STALE`).
+    The semantic package is imported only past ``off``: search has imported it by then."""
+    if status == "off":
+        return False
     from index.semantic.vectors import STALE
 
-    return STALE
+    return status in STALE
 
 
 HINTS = {
@@ -125,7 +127,7 @@ def _prepare_vectors(ed: Edition, scope: str) -> None:
     """Embeds the edition first if a model is installed but its vectors are missing or stale."""
     from . import common
 
-    if ed.semantic_status(scope) not in _stale():
+    if not _stale(ed.semantic_status(scope)):
         return
     echo(
         f"Embedding edition {ed.label} for the semantic re-rank (once per edition and model;"

@@ -186,7 +186,7 @@ def build_vectors(
     from . import adapter
 
     asked = np.asarray([i for i, p in enumerate(items) if p.kind == "asked"], dtype=np.intp)
-    learnt = adapter.fit(matrix, np.asarray(owner, dtype=np.intp), asked) if len(items) else None
+    learnt = adapter.fit(matrix, np.asarray(owner, dtype=np.intp), asked)
     parts: list[bytes] = [np.asarray(owner, dtype="<i4").tobytes(), b"".join(hashes)]
     if dtype == "int8":
         scale = np.abs(matrix).max(axis=1) / 127.0 if len(matrix) else np.zeros(0)
