@@ -503,6 +503,7 @@ def test_the_server_embeds_in_the_background_then_re_ranks_as_the_cli(tmp_path: 
     with unittest.mock.patch.object(state.Editions, "__init__", telling), running(home) as base:
         first = fetch(base, route).json()
         assert "semantic" not in first  # not embedded yet: search alone answers
+        assert first["semantic_status"] == "missing"
         deadline = time.monotonic() + 600
         while not any(t.startswith("Edition 2030-03-01 embedded") for t in told):
             assert time.monotonic() < deadline, told
@@ -515,6 +516,7 @@ def test_the_server_embeds_in_the_background_then_re_ranks_as_the_cli(tmp_path: 
     assert result.exit_code == 0, result.output
     mine = json.loads(result.output)
     assert served["semantic"] == mine["semantic"]
+    assert served["semantic_status"] == mine["semantic_status"] == "current"
     assert [r["id"] for r in served["results"]] == [r["id"] for r in mine["results"]]
     for a, b in zip(served["results"], mine["results"], strict=True):
         assert a["similarity"] == pytest.approx(b["similarity"], abs=2e-4)

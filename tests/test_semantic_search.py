@@ -72,7 +72,7 @@ def test_search_re_ranks_when_the_vectors_are_current(home: tuple[Path, FakeEnco
     assert scores == sorted(scores, reverse=True) and all(0.0 <= s <= 1.0 for s in scores)
     assert all(r.similarity is not None for r in found.results)
     data = found.to_json()
-    assert data["semantic"]["model"] == "fake"
+    assert data["semantic"]["model"] == "fake" and data["semantic_status"] == "current"
     assert {"lexical_score", "similarity"} <= set(data["results"][0])
 
 
@@ -85,7 +85,7 @@ def test_without_semantic_the_results_are_search_s(home: tuple[Path, FakeEncoder
     assert lexical.semantic_status == "off" and lexical.semantic is None
     assert [r.to_json() for r in lexical.results] == [r.to_json() for r in alone.results]
     assert lexical.to_json() == dataclasses.replace(alone, edition=lexical.edition).to_json()
-    assert "semantic" not in lexical.to_json()
+    assert "semantic" not in lexical.to_json() and lexical.to_json()["semantic_status"] == "off"
 
 
 @pytest.mark.parametrize(
@@ -108,7 +108,9 @@ def test_why_the_re_rank_does_not_run(
     found = ed.search("creature toughness zero graveyard", limit=5)
     assert found.semantic_status == status and found.semantic is None
     alone = ed.search("creature toughness zero graveyard", limit=5, semantic=False)
-    assert found.to_json() == alone.to_json()
+    said, same = found.to_json(), alone.to_json()
+    assert said.pop("semantic_status") == status and same.pop("semantic_status") == "off"
+    assert said == same
 
 
 def test_vectors_of_another_model_are_stale(home: tuple[Path, FakeEncoder]) -> None:

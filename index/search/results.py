@@ -114,7 +114,8 @@ class SearchResults:
     shown beside the results (see :data:`index.search.extra.RULINGS_IN_ALL`)."""
 
     def to_json(self) -> dict[str, Any]:
-        """The ``judge search --json`` object (``semantic`` only when the re-rank ran)."""
+        """The ``judge search --json`` object (``semantic`` only when the re-rank ran;
+        ``semantic_status`` always, so a bot can tell why it did not)."""
         reranked = self.semantic is not None
         out: dict[str, Any] = {
             "edition": self.edition,
@@ -124,6 +125,7 @@ class SearchResults:
             "searched": self.searched,
             "cards": self.cards,
             "rulings": [r.to_json() for r in self.rulings],
+            "semantic_status": self.semantic_status,
         }
         if reranked:
             out["semantic"] = self.semantic
