@@ -471,9 +471,12 @@ def test_search_without_the_extra_answers_as_before(tmp_path: Path) -> None:
         loaded: list[object] = json.loads(out.stdout)
         return loaded
 
-    blocked = run("blocked", "1")
-    assert blocked[0] == "unavailable"
-    assert blocked[1] == run("free", "0")[1]  # exactly search alone
+    blocked, alone = run("blocked", "1"), run("free", "0")
+    assert blocked[0] == "unavailable" and alone[0] == "off"
+    said, same = blocked[1], alone[1]
+    assert isinstance(said, dict) and isinstance(same, dict)
+    assert said.pop("semantic_status") == "unavailable" and same.pop("semantic_status") == "off"
+    assert said == same  # exactly search alone, but for saying why the re-rank did not run
     assert run("free", "1")[0] == "current"
 
 
