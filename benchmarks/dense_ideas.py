@@ -5,7 +5,7 @@ Usage::
     python benchmarks/dense_ideas.py                   # every idea on the tuning half T
     python benchmarks/dense_ideas.py --held            # H and our A–P too
     python benchmarks/dense_ideas.py --only csls,prf   # some families (csls, split, prf, pooled,
-                                                       # weight)
+                                                       # weight, idioms)
     python benchmarks/dense_ideas.py --must-show       # the issue's 0/0 question, per idea
     python benchmarks/dense_ideas.py --no-cards        # judge+sem instead (no card names read)
 
@@ -31,10 +31,12 @@ line ``today`` is ``relevance.py``'s judge+cards+sem to the last digit. The fami
 * ``weight``: the fusion's weight moved per question, by the lexical pool's doubt (its second
   score over its first), the model's confidence (its first cosine less its fifth) or its first
   cosine.
+* ``idioms``: a player's "N/M" read as power and toughness, "is it gone", "dies" as "put into
+  a graveyard", in the text embedded only (:func:`read_pt`, :func:`read_death`).
 
 The figures measured are in ``index/semantic/reranking.py``'s docstring; none was kept. They
 were measured before the question adapter (``index.semantic.adapter``), ``weight`` after it
-too; run now, ``today`` has it, as do ``prf`` and ``weight`` (through
+too, ``idioms`` after it only; run now, ``today`` has it, as do ``prf`` and ``weight`` (through
 ``Vectors.similarities``), while :class:`Hubbed` and :class:`Pooled` take their cosines
 without it.
 """
@@ -416,12 +418,44 @@ def weight_ideas() -> list[Idea]:
     return out
 
 
+_GONE = re.compile(r"\b(is|are|was|were) (it|they|that|this|he|she) (gone|dead)\b", re.I)
+_DIE = re.compile(r"\b(die|dies|died|dying)\b", re.I)
+
+
+def read_death(text: str) -> str:
+    """A player's "is it gone?", "does it die?" read as the rules say it, in the text embedded."""
+    text = _GONE.sub(lambda m: f"{m[0]} (put into its owner's graveyard)", text)
+    return _DIE.sub(lambda m: f"{m[0]} (is put into a graveyard)", text)
+
+
+def idiom_ideas() -> list[Idea]:
+    """A player's idioms read in the rules' words, in the text embedded only."""
+    readings: list[tuple[str, Callable[[str], str]]] = [
+        ("N/M as power and toughness", read_pt),
+        ("gone, dies as put into a graveyard", read_death),
+        ("both", lambda t: read_death(read_pt(t))),
+    ]
+    out: list[Idea] = []
+    for name, read in readings:
+
+        def make(s: Set, read: Callable[[str], str] = read) -> Any:
+            def rewritten(q: str, *a: Any, **kw: Any) -> Any:
+                return ORIGINAL(read(q), *a, **kw)
+
+            reranking.rerank = rewritten  # type: ignore[assignment]
+            return s.vectors
+
+        out.append((f"idioms: {name}", make))
+    return out
+
+
 FAMILIES: dict[str, Callable[[], list[Idea]]] = {
     "csls": csls_ideas,
     "split": split_ideas,
     "prf": prf_ideas,
     "pooled": pooled_ideas,
     "weight": weight_ideas,
+    "idioms": idiom_ideas,
 }
 
 ZERO = "my 0/0 artifact land thing, is it gone?"
@@ -446,7 +480,7 @@ def must_show(s: Set, tmp: Path) -> None:
     lexical = [r.id for r in found.results]
     print(f"\n{ZERO!r}: 704.5f {_place(lexical)} by search alone (of {len(lexical)})")
     ideas: list[Idea] = [("today", _plain), *held_ideas()]
-    for text in (ZERO, read_pt(ZERO)):
+    for text in dict.fromkeys((ZERO, read_pt(ZERO), read_death(ZERO), read_death(read_pt(ZERO)))):
         q = s.model.embed_query(text)[0]
         for label, make in ideas:
             vectors = make(s)
@@ -499,7 +533,9 @@ def loaded(args: argparse.Namespace, load: Callable[..., Any] = load_model) -> t
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--held", action="store_true", help="H and ours: the best of each only")
-    parser.add_argument("--only", default="", help="families: csls, split, prf, pooled, weight")
+    parser.add_argument(
+        "--only", default="", help="families: csls, split, prf, pooled, weight, idioms"
+    )
     parser.add_argument("--must-show", action="store_true", help="the issue's 0/0 question")
     model_options(parser)
     args = parser.parse_args(argv)

@@ -278,7 +278,12 @@ def test_a_question_sharing_no_word_with_its_rule(
         "88-170th with that reading), vector-space feedback re-ranks it 31st-55th 100 deep; "
         "none reaches the top 10, and search's pool here lacks it. With the question adapter "
         "(index.semantic.adapter, 2026-12-02): 144th by cosine over the whole edition (int8), "
-        "30th of this test's part, 26th re-ranked 100 deep"
+        "30th of this test's part, 26th re-ranked 100 deep. Tried 2026-12-03 with the adapter: "
+        "'0/0' read as power and toughness and 'is it gone' as put into a graveyard, in the text "
+        "embedded, make it 3rd by cosine over the whole edition but 11th re-ranked (it joins as "
+        "one of the model's nearest with no lexical share, under the pool's 'artifact land' "
+        "rules); the readings move no real question up (H 0.533 / 0.402 -> 0.533 / 0.391): not "
+        "kept"
     ),
 )
 def test_the_issue_s_0_0_artifact_land_question(

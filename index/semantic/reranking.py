@@ -102,6 +102,15 @@ T of the real questions, the held-back half H, then recall@5 / MRR on our halves
   scored on ours too lower its MRR (0.863–0.878 / 0.732–0.742). With the question adapter
   (T 0.674 / 0.547), the same 28 settings on T: 0.543–0.696 / 0.440–0.545, none above it
   (``benchmarks/dense_ideas.py --only weight``).
+* a player's idioms read in the rules' words in the text embedded (2026-12-03, with the
+  adapter, against T 0.674 / 0.547, H 0.533 / 0.402, ours 0.881 / 0.753): "N/M" as "power N,
+  toughness M" and "is it gone", "dies" as "put into a graveyard" (4 questions of T change,
+  11 of H, 47 of ours): T unchanged to the last digit, H 0.533 / 0.391 (one question 1st →
+  2nd), ours 0.884 / 0.751 (3 up, 4 down); each reading alone, T unchanged, H 0.533 / 0.391
+  and 0.533 / 0.402, ours 0.883 / 0.752 and 0.883 / 0.753. For the issue's 0/0 question the
+  two readings together make 704.5f 3rd by cosine over the whole edition (144th unread), but
+  11th re-ranked: it joins as one of the model's nearest, with no lexical share, under the
+  pool's "artifact land" rules (``dense_ideas.py --only idioms``, ``--must-show``). Not kept.
 
 What was kept instead moves the question, not the weights: the question adapter
 (:mod:`.adapter`, fitted on the players' phrasings; T 0.674 / 0.547, H 0.533 / 0.402, ours
