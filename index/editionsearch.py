@@ -174,8 +174,9 @@ class EditionSearch:
         """Whether :meth:`search` re-ranks by meaning: ``current``, or why not (cheap to ask).
 
         ``off`` for the bundled sample and the scopes without vectors, ``unavailable`` without
-        the extra, ``no-model``, or the vectors' state (``missing``, ``model``, ``edition``,
-        ``phrasings``), which :meth:`build_vectors` fixes.
+        the extra, ``no-model``, or the vectors' state (``missing``, ``model``, ``adapter``,
+        ``edition``, ``phrasings``), which :meth:`build_vectors` fixes; a search whose re-rank
+        failed says ``error``.
         """
         return self.semantic.status(self.path, scope)
 
