@@ -79,6 +79,9 @@ class EditionSearch:
         cannot be searched, and, for a scope that searches only the tournament documents or
         only the rulings, :class:`~index.tournament.store.NoDocumentError` or
         :class:`~index.cards.errors.NoCardStoreError` when none is stored.
+
+        Each search opens the indexes afresh (right for a one-shot run); a process that
+        searches many times should call :meth:`keep_warm` first.
         """
         # The model's part of a one-shot re-rank starts first, beside all the rest.
         child = self._fork_for(scope) if semantic else None
