@@ -282,8 +282,10 @@ def test_a_question_sharing_no_word_with_its_rule(
         "'0/0' read as power and toughness and 'is it gone' as put into a graveyard, in the text "
         "embedded, make it 3rd by cosine over the whole edition but 11th re-ranked (it joins as "
         "one of the model's nearest with no lexical share, under the pool's 'artifact land' "
-        "rules); the readings move no real question up (H 0.533 / 0.402 -> 0.533 / 0.391): not "
-        "kept"
+        "rules). In this test's part (no section 3) the two readings put it 1st, the readings "
+        "alone 9th (death) and out of the top 30 (N/M): this test would pass while a user's "
+        "search of the whole edition shows it 11th, and the readings move no real question up "
+        "(H 0.533 / 0.402 -> 0.533 / 0.391): not kept"
     ),
 )
 def test_the_issue_s_0_0_artifact_land_question(
