@@ -221,6 +221,14 @@ def test_queries_without_words_raise_a_clear_error(store_home: Path, query: str)
         search(_build(store_home, "2025-02-07"), query)
 
 
+@pytest.mark.parametrize(("query", "said"), [("   ", "is empty"), ("~", "only punctuation")])
+def test_an_empty_query_and_one_of_punctuation_are_told_apart(
+    store_home: Path, query: str, said: str
+) -> None:
+    with pytest.raises(QuerySyntaxError, match=said):
+        search(_build(store_home, "2025-02-07"), query)
+
+
 # --- CLI ------------------------------------------------------------------------------------
 
 

@@ -448,6 +448,11 @@ def check_query(query: str) -> str:
     check_length(query)
     cleaned = _clean(query)
     if not cleaned:
+        if query.strip():
+            raise QuerySyntaxError(
+                "the query has no words to search for (only punctuation); give a word, a phrase "
+                "or a rule number"
+            )
         raise QuerySyntaxError("the query is empty; give a word, a phrase or a rule number")
     if cleaned.count("(") != cleaned.count(")"):
         raise QuerySyntaxError("the query has unbalanced parentheses; close each ( with a )")
