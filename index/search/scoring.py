@@ -205,7 +205,9 @@ _FEW_MOST = 2048
 
 _FEW_SKIPPED = 256
 """A phrase or group is scored for a filter's documents one by one (``skip_to``) rather than
-through the index when the filter has at most this many."""
+through the index when the filter has at most this many. A plain word is not: moving its
+matcher to a card's rulings, for a word not yet remembered, made the rulings' part of 91 real
+questions asked once each slower (p50 / p95 3.7 / 8.8 → 5.8 / 10.5 ms; 2026-12-03)."""
 
 
 def _matched_among(m: Any, few: list[int]) -> list[tuple[int, float]]:
