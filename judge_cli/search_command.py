@@ -257,7 +257,9 @@ def _markdown(found: SearchResults, text: str, ed: Edition) -> str:
             lines.append("")
     if found.cards:
         # Names come from the card file: escaped like any text read from a file.
-        lines.append(f"Cards read in the question: {escape(', '.join(found.cards))}.")
+        typed = {name: as_typed for as_typed, name in found.cards_misspelt.items()}
+        named = [f"{n} (typed “{typed[n]}”)" if n in typed else n for n in found.cards]
+        lines.append(f"Cards read in the question: {escape(', '.join(named))}.")
     if ed.is_sample:
         lines.append(sample_notice(ed.store))
     elif found.semantic is not None:

@@ -132,6 +132,7 @@ class FakeCards:
     def __init__(self, cards: list[CardFacts] = CARDS) -> None:
         self.cards = cards
         self.queries = 0
+        self.misspellings: list[str] = []
 
     def names_among(self, keys: Collection[str]) -> dict[str, list[tuple[int, str]]]:
         self.queries += 1
@@ -152,6 +153,19 @@ class FakeCards:
 
     def facts(self, card_id: int) -> CardFacts:
         return self.cards[card_id]
+
+    def misspelt(self, typed: str) -> int | None:
+        import difflib
+
+        from index.cards.lookup import clear_misspelling
+
+        self.misspellings.append(typed)
+        key = fold_name(typed)
+        names = [fold_name(card.name) for card in self.cards]
+        if any(name.startswith((key + " ", key + ",")) for name in names):
+            return None
+        ratios = [difflib.SequenceMatcher(None, key, name).ratio() for name in names]
+        return clear_misspelling(sorted(((r, i) for i, r in enumerate(ratios)), reverse=True))
 
 
 def _names(text: str, rules_words: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
@@ -203,10 +217,32 @@ def _names(text: str, rules_words: frozenset[str] = frozenset()) -> list[tuple[s
             "I tap Vedalken Shackles and they bounce the Shackles",
             [("Vedalken Shackles", "Vedalken Shackles"), ("Shackles", "Vedalken Shackles")],
         ),
+        # a capitalised word mid-sentence that clearly misspells one card's name
+        ("if I Humillity their board", [("Humillity", "Humility")]),
+        ("can Platnum Angel's ability save me", [("Platnum Angel's", "Platinum Angel")]),
+        ("I Opalescenced it", [("Opalescenced", "Opalescence")]),
+        # ... not a player's name before their verb, a rules word, nor a card's first word
+        ("then Ashley casts a spell", []),
+        ("my Commander died", []),
+        ("my Laboratory died", []),
     ],
 )
 def test_card_names_in_questions(text: str, expected: list[tuple[str, str]]) -> None:
     assert _names(text) == expected
+
+
+def test_a_misspelling_is_looked_for_only_when_nothing_else_reads_the_word() -> None:
+    cards = FakeCards()
+    words = frozenset({"commander"})
+    text = "Does Fog stop Lightning Bolt? My Commander and Nicole's Platnum Angel, then Amy said"
+    found = find_mentions(text, cards, lambda w: w in words)
+    assert [(m.typed, m.how) for m in found] == [
+        ("Fog", "capitalised"),
+        ("Lightning Bolt", "capitalised"),
+        ("Platnum Angel", "misspelt"),
+    ]
+    # Sentence starts, names read exactly, rules words and short words are not looked up.
+    assert cards.misspellings == ["Nicole", "Platnum Angel"]
 
 
 def test_names_are_asked_for_in_one_query() -> None:
@@ -295,6 +331,17 @@ def test_what_a_named_card_does_finds_the_rule(mini_index: Any) -> None:
     assert not plain or not plain[0].startswith("702.12")
 
 
+def test_a_misspelt_card_is_read_as_the_card(mini_index: Any) -> None:
+    question = "my opponent cast Great Unmaking, what happens to my Ironclad Bastian"
+    ids, names = _ids(mini_index, question, FakeCards())
+    assert names == ["Great Unmaking", "Ironclad Bastion"]
+    assert ids[0].startswith("702.12")
+    with Searcher([mini_index], cards=FakeCards()) as s:
+        found = s.search(question)
+    assert found.cards_misspelt == {"Ironclad Bastian": "Ironclad Bastion"}
+    assert found.to_json()["cards_misspelt"] == {"Ironclad Bastian": "Ironclad Bastion"}
+
+
 def test_a_question_of_card_names_only(mini_index: Any) -> None:
     ids, names = _ids(mini_index, "Golden Seraph Doom Pact", FakeCards())
     assert names == ["Golden Seraph", "Doom Pact"]
@@ -355,6 +402,18 @@ def test_card_names_from_the_store(cards_home: Path) -> None:
         assert delver.keywords == ("Flying", "Transform")
 
 
+def test_misspelt_card_names_from_the_store(cards_home: Path) -> None:
+    with CardNames.open(CardStore(cards_home)) as names:
+        angel = names.names_among({"platinumangel"})["platinumangel"][0][0]
+        assert names.misspelt("Platnum Angel") == angel
+        assert names.misspelt("Platinum Angle") == angel
+        assert names.misspelt("Platinum") is None  # the start of two names: no misspelling
+        assert names.misspelt("Delver") is None  # short for Delver of Secrets
+        assert names.misspelt("Nicole") is None
+        assert names.misspelt("Xlatinum Angel") is None  # the first two letters must match
+        assert names.misspelt("Platnum Angel") == angel  # remembered
+
+
 def test_card_names_shared_by_threads(cards_home: Path) -> None:
     with CardNames.open(CardStore(cards_home)) as names:
         seen: list[int] = []
@@ -390,3 +449,14 @@ def test_search_json_names_the_cards_read(cards_home: Path, tmp_path: Path) -> N
     assert data["results"][0]["id"].startswith("702.12")
     plain = runner.invoke(cli, ["search", "does Darksteel Citadel survive lethal damage"], env=env)
     assert "Cards read in the question: Darksteel Citadel." in plain.output
+    assert data["cards_misspelt"] == {}
+    # A misspelt name is read as its card, and says so.
+    misspelt = "does my Darksteal Citadel survive lethal damage"
+    data = json.loads(runner.invoke(cli, ["search", misspelt, "--json"], env=env).output)
+    assert data["cards"] == ["Darksteel Citadel"]
+    assert data["cards_misspelt"] == {"Darksteal Citadel": "Darksteel Citadel"}
+    assert data["results"][0]["id"].startswith("702.12")
+    plain = runner.invoke(cli, ["search", misspelt], env=env)
+    assert "Cards read in the question: Darksteel Citadel (typed “Darksteal Citadel”)." in (
+        plain.output
+    )

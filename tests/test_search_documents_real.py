@@ -105,3 +105,13 @@ def test_rulings_scope_on_real_cards(real_home: Path) -> None:
     assert first["kind"] == "ruling"
     assert {"Humility", "Opalescence"} & set(first["cards"])
     assert first["date"]
+
+
+def test_a_misspelt_card_is_read_and_its_rulings_shown(real_home: Path) -> None:
+    data = search(real_home, "if I Liquefy a face-down spell, and does my Humilty stop it?")
+    assert data["cards"] == ["Liquify", "Humility"]
+    assert data["cards_misspelt"] == {"Liquefy": "Liquify", "Humilty": "Humility"}
+    assert data["rulings"] and all("Humility" in r["cards"] for r in data["rulings"])
+    # Players' names and a card's first word are no misspellings.
+    data = search(real_home, "Nicole attacks Ashley with her Delver, can Garland block?")
+    assert data["cards_misspelt"] == {}

@@ -127,6 +127,17 @@ def _trigram_query(key: str) -> str | None:
     return " OR ".join('"' + g.replace('"', '""') + '"' for g in sorted(grams))
 
 
+def clear_misspelling(ranked: list[tuple[float, int]]) -> int | None:
+    """The card of ``ranked`` (``(ratio, card id)``, closest first) that a name clearly
+    misspells: close enough (:data:`FUZZY_RATIO`) and closer than the next by
+    :data:`FUZZY_LEAD`; else ``None``."""
+    if not ranked:
+        return None
+    top, card = ranked[0]
+    second = ranked[1][0] if len(ranked) > 1 else 0.0
+    return card if top >= FUZZY_RATIO and top - second >= FUZZY_LEAD else None
+
+
 class CardDB:
     """The stored snapshot, open for lookups (use it as a context manager)."""
 
@@ -329,9 +340,7 @@ class CardDB:
         if len(prefixed) > 1 and len(loose_name(name)) >= 3:
             raise UnknownCardError(name, self._names(prefixed), ambiguous=True)
         ranked = self.closest(name)
-        if ranked:
-            top, card = ranked[0]
-            second = ranked[1][0] if len(ranked) > 1 else 0.0
-            if top >= FUZZY_RATIO and top - second >= FUZZY_LEAD:
-                return self._matches([card], "fuzzy", name)
+        card = clear_misspelling(ranked)
+        if card is not None:
+            return self._matches([card], "fuzzy", name)
         raise UnknownCardError(name, self._names([c for r, c in ranked if r >= SUGGEST_RATIO]))

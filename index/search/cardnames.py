@@ -19,6 +19,13 @@ rules words ("first strike", "dies") never. A capitalised word that is the start
 legendary card's name before its comma ("Animar" for "Animar, Soul of Elements") names that
 card, unless a player's verb follows it ("Abby casts …": judges' columns name players so).
 
+A capitalised word (or a run of them) mid-sentence that names no card, has a word the rules
+never use, and comes before no player's verb is looked up as a misspelling last
+(:meth:`CardSource.misspelt`): "If I Liquefy a face-down creature" names Liquify, "I
+Mindslavered my opponent" Mindslaver, as ``judge card`` would answer them. A player's name
+("Nicole", "Ashley") misspells no card closely enough, and a word that begins a card's name
+("Delver", "Nathan") is not taken for a misspelling.
+
 The card store is asked once per question for every span (:meth:`CardSource.names_among`),
 an indexed look-up of a few hundred keys, never a scan of the names.
 """
@@ -48,6 +55,8 @@ class CardSource(Protocol):
 
     def facts(self, card_id: int) -> CardFacts: ...
 
+    def misspelt(self, typed: str) -> int | None: ...
+
 
 class Mention(NamedTuple):
     """A card named in a question: where, as typed, and the card(s) it names."""
@@ -59,8 +68,8 @@ class Mention(NamedTuple):
     cards: tuple[CardFacts, ...]
     """Usually one; several when the words name several cards (two "Mountain" printings)."""
     how: str
-    """``quoted``, ``capitalised``, ``lower-case``, ``short`` (the start of a legend's name) or
-    ``again`` (a word of a name named before: "the Shackles")."""
+    """``quoted``, ``capitalised``, ``lower-case``, ``short`` (the start of a legend's name),
+    ``again`` (a word of a name named before: "the Shackles") or ``misspelt`` ("Liquefy")."""
 
 
 _WORD_RE = LazyPattern(r"[^\W_](?:[\w'-]*[^\W_])?")
@@ -239,7 +248,10 @@ def find_mentions(
             chosen.append(c)
     chosen.sort(key=lambda c: c[0])
     chosen = _back_references(words, chosen, capital, taken)
-    chosen += _short_names(words, taken, capital, cards)
+    short = _short_names(words, taken, capital, cards)
+    taken.update(k for c in short for k in range(c[0], c[1]))
+    chosen += short
+    chosen += _misspellings(text, words, taken, capital, joins, ordinary, cards)
     chosen.sort(key=lambda c: c[0])
     return [
         Mention(a, b, text[a:b], tuple(cards.facts(card) for card in ids), how)
@@ -293,6 +305,60 @@ def _short_names(
         ids = found.get(key)
         if ids is not None and len(ids) == 1:
             out.append((i, i + 1, ids, "short", (words[i].start, words[i].end)))
+    return out
+
+
+MISSPELT_LENGTH = 5
+"""The fewest letters a misspelt name is looked for in (shorter words are close to too many
+names: "Amy", "Nate")."""
+
+
+def _misspellings(
+    text: str,
+    words: list[_Word],
+    taken: set[int],
+    capital: list[bool],
+    joins: list[bool],
+    ordinary: Callable[[int], bool],
+    cards: CardSource,
+) -> list[_Candidate]:
+    """Runs of capitalised words, in no name already, with a word the rules never use, that
+    clearly misspell one card's name (see the module). A possessive ends a run ("Nicole's
+    Platnum Angel")."""
+    runs: list[list[int]] = []
+    ended = True
+    for k, w in enumerate(words):
+        lower = w.text.lower()
+        fits = (
+            capital[k]
+            and k not in taken
+            and not w.text.isupper()
+            and lower.removesuffix("'s") not in QUESTION_WORDS
+        )
+        if not fits:
+            ended = True
+            continue
+        if not ended and joins[k - 1] and len(runs[-1]) < MAX_WORDS:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+        ended = lower.endswith("'s")
+    out: list[_Candidate] = []
+    for run in runs:
+        if all(ordinary(k) for k in run):
+            continue
+        first, last = run[0], run[-1]
+        if last + 1 < len(words) and words[last + 1].text.lower() in PLAYER_VERBS:
+            continue
+        start, end = words[first].start, words[last].end
+        typed = text[start:end]
+        typed = typed[:-2] if typed.lower().endswith("'s") else typed
+        if sum(c.isalnum() for c in typed) < MISSPELT_LENGTH:
+            continue
+        card = cards.misspelt(typed)
+        if card is not None:
+            taken.update(run)
+            out.append((first, last + 1, [card], "misspelt", (start, end)))
     return out
 
 

@@ -29,6 +29,7 @@ everywhere, and so does the re-rank over it (T 0.630 / 0.499-0.506 at 0.15-0.3, 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .cardnames import Mention, blank_out, find_mentions
@@ -87,6 +88,19 @@ class CardReading(NamedTuple):
             for card in m.cards[:1]:
                 seen.setdefault(card.name, None)
         return list(seen)
+
+    @property
+    def misspelt(self) -> dict[str, str]:
+        """Each name read as a misspelling, as typed → the card's name ("Liquefy" → "Liquify")."""
+        return {m.typed: m.cards[0].name for m in self.mentions if m.how == "misspelt"}
+
+    def spelt(self, text: str) -> str:
+        """``text`` with each misspelt name as its card spells it (what a rulings index finds
+        the card's rulings by)."""
+        for typed, name in self.misspelt.items():
+            pattern = re.compile(rf"(?<!\w){re.escape(typed)}(?!\w)")
+            text = pattern.sub(name.replace("\\", "\\\\"), text)
+        return text
 
 
 def read_cards(text: str, cards: CardSource, src: OpenIndex) -> CardReading | None:

@@ -109,6 +109,8 @@ class SearchResults:
     be read: search alone answered, with a warning)."""
     cards: list[str] = field(default_factory=list)
     """The cards the query was read as naming (see :mod:`index.search.cardquery`)."""
+    cards_misspelt: dict[str, str] = field(default_factory=dict)
+    """Of those, the names read as misspellings: as typed → the card's name."""
     rulings: list[SearchResult] = field(default_factory=list)
     """In a search of everything: the rulings of the cards the question names, best first,
     shown beside the results (see :data:`index.search.extra.RULINGS_IN_ALL`)."""
@@ -124,6 +126,7 @@ class SearchResults:
             "suggestions": self.suggestions,
             "searched": self.searched,
             "cards": self.cards,
+            "cards_misspelt": self.cards_misspelt,
             "rulings": [r.to_json() for r in self.rulings],
             "semantic_status": self.semantic_status,
         }

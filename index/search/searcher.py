@@ -224,6 +224,8 @@ class Searcher:
         reading = self._read_cards(out.searched or query, primary)
         if reading is not None:
             out.cards = reading.names
+            out.cards_misspelt = reading.misspelt
+            typed = reading.spelt(typed)
             cleaned = _without_names(reading)
         numbers, rest = rule_numbers(cleaned) if scope.rule_numbers else ([], cleaned)
         pinned: list[SearchResult] = []
