@@ -107,11 +107,17 @@ def test_rulings_scope_on_real_cards(real_home: Path) -> None:
     assert first["date"]
 
 
-def test_a_misspelt_card_is_read_and_its_rulings_shown(real_home: Path) -> None:
+def test_a_card_misspelt_or_named_short_is_read_and_its_rulings_shown(real_home: Path) -> None:
     data = search(real_home, "if I Liquefy a face-down spell, and does my Humilty stop it?")
     assert data["cards"] == ["Liquify", "Humility"]
     assert data["cards_misspelt"] == {"Liquefy": "Liquify", "Humilty": "Humility"}
     assert data["rulings"] and all("Humility" in r["cards"] for r in data["rulings"])
+    # A legend named by its first name shows its rulings too.
+    data = search(real_home, "my Animar attacks, can they block it?")
+    assert data["cards"] == ["Animar, Soul of Elements"] and data["cards_misspelt"] == {}
+    assert data["rulings"] and all(
+        "Animar, Soul of Elements" in r["cards"] for r in data["rulings"]
+    )
     # Players' names and a card's first word are no misspellings.
     data = search(real_home, "Nicole attacks Ashley with her Delver, can Garland block?")
     assert data["cards_misspelt"] == {}

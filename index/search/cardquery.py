@@ -95,11 +95,17 @@ class CardReading(NamedTuple):
         return {m.typed: m.cards[0].name for m in self.mentions if m.how == "misspelt"}
 
     def spelt(self, text: str) -> str:
-        """``text`` with each misspelt name as its card spells it (what a rulings index finds
-        the card's rulings by)."""
-        for typed, name in self.misspelt.items():
-            pattern = re.compile(rf"(?<!\w){re.escape(typed)}(?!\w)")
-            text = pattern.sub(name.replace("\\", "\\\\"), text)
+        """``text`` with each card it names otherwise than by its name ("Liquefy" misspelt,
+        "Animar" for Animar, Soul of Elements) named as its card spells it, unless the text
+        names it so elsewhere: what a rulings index finds the card's rulings by."""
+        low = text.casefold()
+        for m in self.mentions:
+            name = m.cards[0].name
+            if m.how not in ("misspelt", "short") or name.casefold() in low:
+                continue
+            pattern = re.compile(rf"(?<!\w){re.escape(m.typed)}(?!\w)")
+            text = pattern.sub(name.replace("\\", "\\\\"), text, count=1)
+            low = text.casefold()
         return text
 
 
