@@ -81,6 +81,7 @@ CARDS = [
         keywords=["Protection"],
     ),
     _card("Abby, Merciless Soldier", "Legendary Creature — Human Soldier"),
+    _card("Auntie Ool, Cursewretch", "Legendary Creature — Goblin Warlock"),
     _card(
         "Vedalken Shackles",
         "Artifact",
@@ -212,6 +213,9 @@ def _names(text: str, rules_words: frozenset[str] = frozenset()) -> list[tuple[s
         # a legend by the start of its name, unless a player's verb follows
         ("my Animar attacks, can they block it", [("Animar", "Animar, Soul of Elements")]),
         ("Then Abby casts a spell", []),
+        ("then my Soul Warden attacks", []),
+        ("how does the Auntie Ool live", [("Auntie Ool", "Auntie Ool, Cursewretch")]),
+        ("the Auntie Ool casts nothing", []),
         # a word of a name named before is that card again
         (
             "I tap Vedalken Shackles and they bounce the Shackles",

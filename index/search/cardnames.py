@@ -17,7 +17,9 @@ So a one-word name that is also an English or a rules word ("Fog", "Opt", "Islan
 "Humility", "Flash") counts only capitalised mid-sentence or quoted, and a lower-case phrase of
 rules words ("first strike", "dies") never. A capitalised word that is the start of one
 legendary card's name before its comma ("Animar" for "Animar, Soul of Elements") names that
-card, unless a player's verb follows it ("Abby casts …": judges' columns name players so).
+card, and so do two or three capitalised words that are ("Atla Palani" for "Atla Palani, Nest
+Tender"), unless a player's verb follows them ("Abby casts …": judges' columns name players
+so).
 
 A capitalised word (or a run of them) mid-sentence that names no card, has a word the rules
 never use, and comes before no player's verb is looked up as a misspelling last
@@ -248,7 +250,7 @@ def find_mentions(
             chosen.append(c)
     chosen.sort(key=lambda c: c[0])
     chosen = _back_references(words, chosen, capital, taken)
-    short = _short_names(words, taken, capital, cards)
+    short = _short_names(words, taken, capital, cards, joins)
     taken.update(k for c in short for k in range(c[0], c[1]))
     chosen += short
     chosen += _misspellings(text, words, taken, capital, joins, ordinary, cards)
@@ -285,28 +287,46 @@ def _back_references(
 
 
 def _short_names(
-    words: list[_Word], taken: set[int], capital: list[bool], cards: CardSource
+    words: list[_Word],
+    taken: set[int],
+    capital: list[bool],
+    cards: CardSource,
+    joins: Sequence[bool] = (),
 ) -> list[_Candidate]:
-    """Capitalised words, not in a name already, that begin one legendary card's name."""
-    keys: dict[int, str] = {}
+    """Capitalised words, not in a name already, that are the part of one legendary card's
+    name before its comma: one word ("Animar") or, with ``joins``, up to :data:`SHORT_WORDS`
+    ("Atla Palani" for Atla Palani, Nest Tender), the longest first."""
+    keys: dict[tuple[int, int], str] = {}
     for i, w in enumerate(words):
         if i in taken or not capital[i] or len(w.text) < 3:
             continue
         if w.text.isupper() or w.text.lower() in QUESTION_WORDS:
             continue
-        if i + 1 < len(words) and words[i + 1].text.lower() in PLAYER_VERBS:
-            continue
-        keys[i] = _fold(w.text.removesuffix("'s"))
+        for j in range(i + 1, min(len(words), i + SHORT_WORDS) + 1):
+            k = j - 1
+            if k > i and not (joins[k - 1] and capital[k] and k not in taken):
+                break
+            if k > i and words[k - 1].text.lower().endswith("'s"):
+                break  # "Nicole's Atla": a possessive ends a name
+            if j < len(words) and words[j].text.lower() in PLAYER_VERBS:
+                continue
+            typed = " ".join(x.text for x in words[i:j])
+            keys[(i, j)] = _fold(typed.removesuffix("'s"))
     if not keys:
         return []
     found = cards.short_names(set(keys.values()))
     out: list[_Candidate] = []
-    for i, key in keys.items():
+    used: set[int] = set()
+    for (i, j), key in sorted(keys.items(), key=lambda kv: (kv[0][0] - kv[0][1], kv[0][0])):
         ids = found.get(key)
-        if ids is not None and len(ids) == 1:
-            out.append((i, i + 1, ids, "short", (words[i].start, words[i].end)))
+        if ids is not None and len(ids) == 1 and used.isdisjoint(range(i, j)):
+            used.update(range(i, j))
+            out.append((i, j, ids, "short", (words[i].start, words[j - 1].end)))
     return out
 
+
+SHORT_WORDS = 3
+"""The most words of a legend's name before its comma read as the card ("Atla Palani")."""
 
 MISSPELT_LENGTH = 5
 """The fewest letters a misspelt name is looked for in (shorter words are close to too many
