@@ -285,7 +285,10 @@ def test_a_question_sharing_no_word_with_its_rule(
         "rules). In this test's part (no section 3) the two readings put it 1st, the readings "
         "alone 9th (death) and out of the top 30 (N/M): this test would pass while a user's "
         "search of the whole edition shows it 11th, and the readings move no real question up "
-        "(H 0.533 / 0.402 -> 0.533 / 0.391): not kept"
+        "(H 0.533 / 0.402 -> 0.533 / 0.391): not kept. Two more phrasings of 704.5f in the "
+        "players' N/M notation ('my creature is a 0/0 now, does it die?', 'a 1/1 gets -1/-1, "
+        "is it dead right away?') make it 19th by cosine, 14th-18th re-ranked (search alone "
+        "42nd): still out of the top 10, and written for this question: not kept"
     ),
 )
 def test_the_issue_s_0_0_artifact_land_question(
