@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import functools
 import re
 import sys
 import tempfile
@@ -428,6 +429,20 @@ def read_death(text: str) -> str:
     return _DIE.sub(lambda m: f"{m[0]} (is put into a graveyard)", text)
 
 
+def embedding(read: Callable[[str], str], rerank: Any) -> Callable[..., Any]:
+    """``rerank`` with the question it embeds read by ``read`` first (the lexical pool is the
+    question's as asked)."""
+
+    def reread(question: str, *args: Any, **kw: Any) -> Any:
+        return rerank(read(question), *args, **kw)
+
+    return reread
+
+
+def _same(text: str, _question: str) -> str:
+    return text
+
+
 def idiom_ideas() -> list[Idea]:
     """A player's idioms read in the rules' words, in the text embedded only."""
     readings: list[tuple[str, Callable[[str], str]]] = [
@@ -439,10 +454,7 @@ def idiom_ideas() -> list[Idea]:
     for name, read in readings:
 
         def make(s: Set, read: Callable[[str], str] = read) -> Any:
-            def rewritten(q: str, *a: Any, **kw: Any) -> Any:
-                return ORIGINAL(read(q), *a, **kw)
-
-            reranking.rerank = rewritten  # type: ignore[assignment]
+            reranking.rerank = embedding(read, ORIGINAL)
             return s.vectors
 
         out.append((f"idioms: {name}", make))
@@ -487,11 +499,7 @@ def must_show(s: Set, tmp: Path) -> None:
             order = np.argsort(-vectors.similarities(q), kind="stable")
             by_cosine = 1 + [int(i) for i in order].index(s.vectors.position["704.5f"])
             chosen = reranking.rerank
-
-            def fixed(_q: str, *a: Any, _t: str = text, _r: Any = chosen, **kw: Any) -> Any:
-                return _r(_t, *a, **kw)
-
-            reranking.rerank = fixed  # type: ignore[assignment]
+            reranking.rerank = embedding(functools.partial(_same, text), chosen)
             places = []
             for depth, add in ((30, 5), (30, 50), (100, 5), (100, 50)):
                 got = reranked_search(

@@ -176,20 +176,18 @@ class CardNames:
             # A ratio of ``close`` or more needs a length within these bounds.
             shortest = int(len(key) * close / (2 - close))
             longest = int(len(key) * (2 - close) / close) + 1
+            rows: list[tuple[int, str]] = []
             with self._lock:
                 begins = self.conn.execute(
                     "SELECT 1 FROM names WHERE folded >= ? AND folded < ? LIMIT 1",
                     (key + " ", key + "-"),
                 ).fetchone()
-                rows = (
-                    []
-                    if begins
-                    else self.conn.execute(
+                if begins is None:
+                    rows = self.conn.execute(
                         "SELECT card_id, folded FROM names WHERE folded >= ? AND folded < ? "
                         "AND length(folded) BETWEEN ? AND ?",
                         (key[:2], key[:2] + "\U0010ffff", shortest, longest),
                     ).fetchall()
-                )
             best: dict[int, float] = {}
             for found, folded in rows:
                 m = difflib.SequenceMatcher(None, key, folded, autojunk=False)

@@ -286,32 +286,47 @@ def _back_references(
     return longer + out
 
 
+def _runs(
+    words: list[_Word], joins: list[bool], fits: Callable[[int], bool], most: int
+) -> list[list[int]]:
+    """The runs of words that ``fits``, each joined to the next as one name may be, of at most
+    ``most`` words; a possessive ends a run ("Nicole's Atla")."""
+    runs: list[list[int]] = []
+    ended = True
+    for k, w in enumerate(words):
+        if not fits(k):
+            ended = True
+            continue
+        if not ended and joins[k - 1] and len(runs[-1]) < most:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+        ended = w.text.lower().endswith("'s")
+    return runs
+
+
 def _short_names(
     words: list[_Word],
     taken: set[int],
     capital: list[bool],
     cards: CardSource,
-    joins: Sequence[bool] = (),
+    joins: list[bool],
 ) -> list[_Candidate]:
     """Capitalised words, not in a name already, that are the part of one legendary card's
-    name before its comma: one word ("Animar") or, with ``joins``, up to :data:`SHORT_WORDS`
-    ("Atla Palani" for Atla Palani, Nest Tender), the longest first."""
+    name before its comma: one word ("Animar") or up to :data:`SHORT_WORDS` ("Atla Palani"
+    for Atla Palani, Nest Tender), the longest first."""
     keys: dict[tuple[int, int], str] = {}
-    for i, w in enumerate(words):
-        if i in taken or not capital[i] or len(w.text) < 3:
-            continue
-        if w.text.isupper() or w.text.lower() in QUESTION_WORDS:
-            continue
-        for j in range(i + 1, min(len(words), i + SHORT_WORDS) + 1):
-            k = j - 1
-            if k > i and not (joins[k - 1] and capital[k] and k not in taken):
-                break
-            if k > i and words[k - 1].text.lower().endswith("'s"):
-                break  # "Nicole's Atla": a possessive ends a name
-            if j < len(words) and words[j].text.lower() in PLAYER_VERBS:
+    free = _runs(words, joins, lambda k: capital[k] and k not in taken, len(words))
+    for run in free:
+        for at, i in enumerate(run):
+            w = words[i]
+            if len(w.text) < 3 or w.text.isupper() or w.text.lower() in QUESTION_WORDS:
                 continue
-            typed = " ".join(x.text for x in words[i:j])
-            keys[(i, j)] = _fold(typed.removesuffix("'s"))
+            for j in range(i + 1, i + 1 + min(SHORT_WORDS, len(run) - at)):
+                if j < len(words) and words[j].text.lower() in PLAYER_VERBS:
+                    continue
+                typed = " ".join(x.text for x in words[i:j])
+                keys[(i, j)] = _fold(typed.removesuffix("'s"))
     if not keys:
         return []
     found = cards.short_names(set(keys.values()))
@@ -345,26 +360,18 @@ def _misspellings(
     """Runs of capitalised words, in no name already, with a word the rules never use, that
     clearly misspell one card's name (see the module). A possessive ends a run ("Nicole's
     Platnum Angel")."""
-    runs: list[list[int]] = []
-    ended = True
-    for k, w in enumerate(words):
-        lower = w.text.lower()
-        fits = (
+
+    def fits(k: int) -> bool:
+        w = words[k].text
+        return (
             capital[k]
             and k not in taken
-            and not w.text.isupper()
-            and lower.removesuffix("'s") not in QUESTION_WORDS
+            and not w.isupper()
+            and w.lower().removesuffix("'s") not in QUESTION_WORDS
         )
-        if not fits:
-            ended = True
-            continue
-        if not ended and joins[k - 1] and len(runs[-1]) < MAX_WORDS:
-            runs[-1].append(k)
-        else:
-            runs.append([k])
-        ended = lower.endswith("'s")
+
     out: list[_Candidate] = []
-    for run in runs:
+    for run in _runs(words, joins, fits, MAX_WORDS):
         if all(ordinary(k) for k in run):
             continue
         first, last = run[0], run[-1]
