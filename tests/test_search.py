@@ -727,6 +727,40 @@ def test_direct_scoring_of_a_few_documents_matches_whoosh(store_home: Path) -> N
         ix.close()
 
 
+def test_direct_scoring_from_a_few_documents_own_words_matches_whoosh(store_home: Path) -> None:
+    # A filter of at most _OWN_WORDS_MOST documents (a card's rulings): a word not read yet is
+    # scored from each document's own words, analysed again from its stored text (a body with
+    # its negated words' roots); the scores are whoosh's still, and the same once remembered.
+    from index.search import open_search_index
+    from index.search.query import parse
+    from index.search.scoring import _OWN_WORDS_MOST, _scores_directly, top
+    from index.search.source import OpenIndex
+
+    ix, _ = open_search_index(_build(store_home, "2026-01-16"))
+    src = OpenIndex(ix)
+    try:
+        text = "untapped creature can't block unless its controller taps an untapped land"
+        q = parse(src, text)
+        assert _scores_directly(src, q)
+        hits = src.searcher.search(q, limit=300)
+        rooted = [h.docnum for h in hits if h.get("roots")]
+        few = set(rooted[:20]) | {h.docnum for h in hits[1::7]}
+        few = set(sorted(few)[:_OWN_WORDS_MOST])
+        assert len(rooted) >= 5 and len(few) >= 40
+        filtered = src.searcher.search(q, limit=30, filter=few)
+        theirs = [(round(h.score, 9), h["id"]) for h in filtered]
+        assert not src.scored and len(theirs) == 30
+        assert [(round(score, 9), f["id"]) for score, f in top(src, q, 30, few)] == theirs
+        assert src.own_words and not src.scored  # no word's postings read
+        src.own_words.clear()
+        assert len(top(src, q, 30, set(hits.docs()))) == 30  # more: the postings are read
+        assert src.scored and not src.own_words
+        assert [(round(score, 9), f["id"]) for score, f in top(src, q, 30, few)] == theirs
+    finally:
+        src.close()
+        ix.close()
+
+
 def test_postings_read_by_block_match_the_public_api(store_home: Path) -> None:
     from index.search import open_search_index
     from index.search.scoring import read_postings

@@ -255,3 +255,20 @@ def test_a_named_card_s_rulings_found_below_many_others(tmp_path: Path) -> None:
         assert "Platinum Angel" not in {c for r in everything.results for c in r.cards}
         found = searcher.search(question)
         assert [(r.cards, r.snippet) for r in found.rulings] == [(("Platinum Angel",), own["text"])]
+
+
+def test_a_question_is_analysed_once_for_the_edition_and_the_rulings(home: Path) -> None:
+    # The rulings' fields analyse as the edition's: one memory of what the analyzers made of
+    # a question's words, and answers as with each index analysing on its own.
+    store = EditionStore(home)
+    date = store.dates()[-1]
+    build = store.build_path(date)
+    assert build is not None
+    extras = [("rulings", snapshot(home), 1.0)]
+    with Searcher.open(build, edition=date, extras=extras) as searcher:
+        shared = [searcher.search(q).to_json() for q in QUESTIONS]
+        edition, rulings = searcher._source(0), searcher._source(1)
+        assert rulings.analyzed is edition.analyzed and ("body", "citadel") in edition.analyzed
+    with Searcher.open(build, edition=date, extras=extras) as searcher:
+        searcher._source(1).analyzed = {}  # analysed apart, as before
+        assert [searcher.search(q).to_json() for q in QUESTIONS] == shared

@@ -162,6 +162,15 @@ def _with_roots(d: dict[str, Any], negations: dict[str, str]) -> dict[str, Any]:
     return d
 
 
+def indexed_text(fields: dict[str, Any], name: str) -> Any:
+    """What field ``name`` of a document was indexed from, given its stored fields: the stored
+    value, but for a body whose negated words' roots were indexed with it (``_with_roots``)."""
+    value = fields.get(name)
+    if name == "body" and fields.get("roots"):
+        return f"{value or ''}\n{fields['roots']}"
+    return value
+
+
 def documents(doc: Document) -> Iterator[dict[str, Any]]:
     """The whoosh documents for one Document, in document order."""
     roots = negations([r.text for r in doc.rules.values()] + [g.definition for g in doc.glossary])

@@ -108,6 +108,8 @@ class Searcher:
             for i, ix in enumerate(indexes):
                 deferred = isinstance(ix, Deferred)
                 self._opened.append(ix if deferred else OpenIndex(ix, searcher if i == 0 else None))
+                if i and not deferred:
+                    self._source(i).analyse_as(self._source(0))
         except BaseException:
             self.close()
             raise
@@ -296,6 +298,7 @@ class Searcher:
             ix = src.open()
             self._owned.append(ix)  # closed by close, whatever happens next
             src = self._opened[i] = OpenIndex(ix)
+            src.analyse_as(self._source(0))
         return src
 
     def _ruling_cards_named(self, i: int, question: str) -> list[str] | None:

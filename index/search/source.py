@@ -59,6 +59,9 @@ class OpenIndex:
         """The words a field's analyzer made of a query token, by (field, token)."""
         self.near: dict[str, tuple[str, ...]] = {}
         """The indexed words nearest a word the index lacks (see ``query.fuzzify``)."""
+        self.own_words: dict[tuple[int, str], dict[bytes, float]] = {}
+        """A document's indexed words in a field and their posting weights, by (document
+        number, field): its own postings, analysed again from its stored text."""
         self._parser: Any = None
 
     def doc_frequency(self, fieldname: str, text: str) -> int:
@@ -89,6 +92,24 @@ class OpenIndex:
             fields = self.stored[docnum] = self.searcher.stored_fields(docnum)
         return fields
 
+    def words_of(self, docnum: int, fieldname: str) -> dict[bytes, float]:
+        """Each word a document was indexed with in a text field, and its posting weight (its
+        count times the field's boost, as whoosh stored it: a 32-bit float), from its stored
+        fields; ``{}`` for a field without a stored value."""
+        key = (docnum, fieldname)
+        found = self.own_words.get(key)
+        if found is None:
+            from array import array
+
+            from .schema import indexed_text
+
+            value = indexed_text(self.stored_fields(docnum), fieldname)
+            field = self.schema[fieldname]
+            pairs = [] if not value else [(t, w) for t, _f, w, _v in field.index(value)]
+            rounded = array("f", [w for _, w in pairs])
+            found = self.own_words[key] = {t: w for (t, _), w in zip(pairs, rounded, strict=True)}
+        return found
+
     def words_starting(self, fieldname: str, letter: str) -> list[str]:
         """The indexed words of ``fieldname`` that start with ``letter``."""
         key = (fieldname, letter)
@@ -107,11 +128,25 @@ class OpenIndex:
             self._parser = make_parser(self.schema)
         return self._parser
 
+    def analyse_as(self, other: OpenIndex) -> None:
+        """Shares ``other``'s memory of the words its fields' analyzers made of query tokens,
+        when this index's searched fields analyse as ``other``'s do (the rulings' and the
+        documents' indexes do as the edition's: a question is analysed once, not per index)."""
+        from .query import FIELDS
+
+        mine, theirs = self.schema, other.schema
+        if all(
+            f in mine and f in theirs and mine[f].analyzer == theirs[f].analyzer for f in FIELDS
+        ):
+            self.analyzed = other.analyzed
+
     def forget_if_full(self) -> None:
         """Clears the postings and phrases remembered once a process has read most of them."""
         if len(self.scored) > REMEMBERED or len(self.matched) > REMEMBERED:
             self.scored.clear()
             self.matched.clear()
+        if len(self.own_words) > REMEMBERED:
+            self.own_words.clear()
         if len(self.analyzed) > REMEMBERED or len(self.near) > REMEMBERED:
             self.analyzed.clear()
             self.near.clear()
