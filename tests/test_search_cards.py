@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from index.cards.mentions import CardFacts, CardNames
+from index.cards.mentions import CardFacts, CardNames, _word_bag
 from index.cards.names import fold_name, loose_name
 from index.cards.store import CardStore
 from index.search import Searcher, build_ram_index
@@ -165,7 +165,13 @@ class FakeCards:
         names = [fold_name(card.name) for card in self.cards]
         if any(name.startswith((key + " ", key + ",")) for name in names):
             return None
-        ratios = [difflib.SequenceMatcher(None, key, name).ratio() for name in names]
+        bag = _word_bag(key)
+        ratios = [
+            1.0
+            if bag and _word_bag(name) == bag
+            else difflib.SequenceMatcher(None, key, name).ratio()
+            for name in names
+        ]
         return clear_misspelling(sorted(((r, i) for i, r in enumerate(ratios)), reverse=True))
 
 
@@ -247,6 +253,24 @@ def test_a_misspelling_is_looked_for_only_when_nothing_else_reads_the_word() -> 
     ]
     # Sentence starts, names read exactly, rules words and short words are not looked up.
     assert cards.misspellings == ["Nicole", "Platnum Angel"]
+
+
+def test_a_misspelt_name_runs_on_through_of_and_the() -> None:
+    # "of" and "the" between capitalised words are in a misspelt name's run, and a run that
+    # names no card is looked up in its capitalised stretches.
+    cards = FakeCards()
+    found = find_mentions("Does Wraht of God kill it?", cards, lambda w: False)
+    assert [(m.typed, m.cards[0].name, m.how) for m in found] == [
+        ("Wraht of God", "Wrath of God", "misspelt")
+    ]
+    cards = FakeCards()
+    found = find_mentions("my Ironclad Bastian of the Gatewatch", cards, lambda w: False)
+    assert [(m.typed, m.cards[0].name) for m in found] == [("Ironclad Bastian", "Ironclad Bastion")]
+    assert cards.misspellings == [
+        "Ironclad Bastian of the Gatewatch",
+        "Ironclad Bastian",
+        "Gatewatch",
+    ]
 
 
 def test_names_are_asked_for_in_one_query() -> None:
@@ -416,6 +440,10 @@ def test_misspelt_card_names_from_the_store(cards_home: Path) -> None:
         assert names.misspelt("Nicole") is None
         assert names.misspelt("Xlatinum Angel") is None  # the first two letters must match
         assert names.misspelt("Platnum Angel") == angel  # remembered
+        thrun = names.short_names({"thrun"})["thrun"][0]
+        assert names.misspelt("Thrun, Troll the Last") == thrun  # the same words
+        assert names.misspelt("Thrun, Last Troll") == thrun  # and without "the"
+        assert names.misspelt("Angel Platinum") is None  # another first word
 
 
 def test_card_names_shared_by_threads(cards_home: Path) -> None:

@@ -121,3 +121,9 @@ def test_a_card_misspelt_or_named_short_is_read_and_its_rulings_shown(real_home:
     # Players' names and a card's first word are no misspellings.
     data = search(real_home, "Nicole attacks Ashley with her Delver, can Garland block?")
     assert data["cards_misspelt"] == {}
+    # A name's words in another order (a real question's), and its rulings shown.
+    data = search(real_home, "then cast Jace, Prodigy of Vryn? Will he transform right away?")
+    jace = "Jace, Vryn's Prodigy // Jace, Telepath Unbound"
+    assert data["cards"] == [jace]
+    assert data["cards_misspelt"] == {"Jace, Prodigy of Vryn": jace}
+    assert data["rulings"] and all(jace in r["cards"] for r in data["rulings"])

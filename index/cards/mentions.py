@@ -13,6 +13,7 @@ the facts it has read.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import threading
 from collections.abc import Collection
@@ -29,6 +30,16 @@ __all__ = ["CardFacts", "CardNames"]
 _MAX_KEYS = 900
 """Keys asked in one query (sqlite allows at least 999 parameters)."""
 _REMEMBERED = 4096
+
+_FILLER = frozenset({"of", "the", "s"})
+_WORD_RE = re.compile(r"[a-z0-9]+")
+
+
+def _word_bag(folded: str) -> tuple[str, ...] | None:
+    """A folded name's words in order of the alphabet, without "of", "the" and a possessive's
+    "s" ("jace, prodigy of vryn" and "jace, vryn's prodigy" alike); None for fewer than two."""
+    words = sorted(w for w in _WORD_RE.findall(folded) if w not in _FILLER)
+    return tuple(words) if len(words) >= 2 else None
 
 
 class CardFacts(NamedTuple):
@@ -149,7 +160,8 @@ class CardNames:
 
     def misspelt(self, typed: str) -> int | None:
         """The card ``typed`` clearly misspells ("Liquefy" for Liquify, "Mindslavered" for
-        Mindslaver), by the rule ``judge card`` answers one with
+        Mindslaver, "Jace, Prodigy of Vryn" for Jace, Vryn's Prodigy: a name of the same words
+        in another order is as close as can be), by the rule ``judge card`` answers one with
         (:func:`~index.cards.lookup.clear_misspelling`), among the names that begin with the
         same two letters and are near its length (a few hundred, one indexed range); ``None``
         when no card is clearly closest, and when ``typed`` begins a card's name ("Delver",
@@ -189,7 +201,11 @@ class CardNames:
                         (key[:2], key[:2] + "\U0010ffff", shortest, longest),
                     ).fetchall()
             best: dict[int, float] = {}
+            words = _word_bag(key)
             for found, folded in rows:
+                if words is not None and _word_bag(folded) == words:
+                    best[found] = 1.0  # the same words in another order: "Jace, Prodigy of Vryn"
+                    continue
                 m = difflib.SequenceMatcher(None, key, folded, autojunk=False)
                 if m.real_quick_ratio() < close or m.quick_ratio() < close:
                     continue

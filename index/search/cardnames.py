@@ -21,10 +21,11 @@ card, and so do two or three capitalised words that are ("Atla Palani" for "Atla
 Tender"), unless a player's verb follows them ("Abby casts …": judges' columns name players
 so).
 
-A capitalised word (or a run of them) mid-sentence that names no card, has a word the rules
-never use, and comes before no player's verb is looked up as a misspelling last
-(:meth:`CardSource.misspelt`): "If I Liquefy a face-down creature" names Liquify, "I
-Mindslavered my opponent" Mindslaver, as ``judge card`` would answer them. A player's name
+A capitalised word (or a run of them, "of" and "the" between them too) mid-sentence that
+names no card, has a word the rules never use, and comes before no player's verb is looked up
+as a misspelling last (:meth:`CardSource.misspelt`): "If I Liquefy a face-down creature" names
+Liquify, "I Mindslavered my opponent" Mindslaver, as ``judge card`` would answer them, and
+"cast Jace, Prodigy of Vryn" Jace, Vryn's Prodigy (its words in another order). A player's name
 ("Nicole", "Ashley") misspells no card closely enough, and a word that begins a card's name
 ("Delver", "Nathan") is not taken for a misspelling.
 
@@ -359,7 +360,9 @@ def _misspellings(
 ) -> list[_Candidate]:
     """Runs of capitalised words, in no name already, with a word the rules never use, that
     clearly misspell one card's name (see the module). A possessive ends a run ("Nicole's
-    Platnum Angel")."""
+    Platnum Angel"); "of" and "the" between capitalised words are in it ("Jace, Prodigy of
+    Vryn" for Jace, Vryn's Prodigy), and when such a run names no card, its capitalised
+    stretches are looked up alone ("Liquefy the Wolf": Liquefy)."""
 
     def fits(k: int) -> bool:
         w = words[k].text
@@ -370,23 +373,68 @@ def _misspellings(
             and w.lower().removesuffix("'s") not in QUESTION_WORDS
         )
 
+    def fits_or_joins(k: int) -> bool:
+        # "of" and "the" inside a run: after a capitalised word, before another (or "the").
+        if fits(k):
+            return True
+        if words[k].text not in _NAME_JOINERS or not 0 < k < len(words) - 1:
+            return False
+        after = k + 1 if words[k + 1].text not in _NAME_JOINERS else k + 2
+        return (fits(k - 1) or words[k - 1].text in _NAME_JOINERS) and (
+            after < len(words) and fits(after)
+        )
+
     out: list[_Candidate] = []
-    for run in _runs(words, joins, fits, MAX_WORDS):
-        if all(ordinary(k) for k in run):
-            continue
-        first, last = run[0], run[-1]
-        if last + 1 < len(words) and words[last + 1].text.lower() in PLAYER_VERBS:
-            continue
-        start, end = words[first].start, words[last].end
-        typed = text[start:end]
-        typed = typed[:-2] if typed.lower().endswith("'s") else typed
-        if sum(c.isalnum() for c in typed) < MISSPELT_LENGTH:
-            continue
-        card = cards.misspelt(typed)
-        if card is not None:
-            taken.update(run)
-            out.append((first, last + 1, [card], "misspelt", (start, end)))
+    for joined in _runs(words, joins, fits_or_joins, MAX_WORDS):
+        runs = [joined]
+        if len(_split_at_joiners(words, joined)) > 1:
+            runs += _split_at_joiners(words, joined)  # tried when the whole names no card
+        for run in runs:
+            card = _misspelt_run(text, words, run, ordinary, cards)
+            if card is not None:
+                taken.update(run)
+                start, end = words[run[0]].start, words[run[-1]].end
+                out.append((run[0], run[-1] + 1, [card], "misspelt", (start, end)))
+                if run is joined:
+                    break
     return out
+
+
+_NAME_JOINERS = frozenset({"of", "the"})
+"""Lower-case words inside a card's name ("Liliana of the Veil") that a misspelt name's run of
+capitalised words goes on through."""
+
+
+def _split_at_joiners(words: list[_Word], run: list[int]) -> list[list[int]]:
+    """The parts of ``run`` between its words "of" and "the"."""
+    parts: list[list[int]] = [[]]
+    for k in run:
+        if words[k].text in _NAME_JOINERS:
+            parts.append([])
+        else:
+            parts[-1].append(k)
+    return [part for part in parts if part]
+
+
+def _misspelt_run(
+    text: str,
+    words: list[_Word],
+    run: list[int],
+    ordinary: Callable[[int], bool],
+    cards: CardSource,
+) -> int | None:
+    """The card a run of words clearly misspells; None when it is only rules words, comes
+    before a player's verb, is too short, or misspells no card clearly."""
+    if all(ordinary(k) for k in run):
+        return None
+    first, last = run[0], run[-1]
+    if last + 1 < len(words) and words[last + 1].text.lower() in PLAYER_VERBS:
+        return None
+    typed = text[words[first].start : words[last].end]
+    typed = typed[:-2] if typed.lower().endswith("'s") else typed
+    if sum(c.isalnum() for c in typed) < MISSPELT_LENGTH:
+        return None
+    return cards.misspelt(typed)
 
 
 def blank_out(text: str, mentions: Sequence[Mention]) -> str:
