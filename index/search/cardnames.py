@@ -386,9 +386,8 @@ def _misspellings(
 
     out: list[_Candidate] = []
     for joined in _runs(words, joins, fits_or_joins, MAX_WORDS):
-        runs = [joined]
-        if len(_split_at_joiners(words, joined)) > 1:
-            runs += _split_at_joiners(words, joined)  # tried when the whole names no card
+        parts = _split_at_joiners(words, joined)
+        runs = [joined, *parts] if len(parts) > 1 else [joined]  # parts: when it names no card
         for run in runs:
             card = _misspelt_run(text, words, run, ordinary, cards)
             if card is not None:
