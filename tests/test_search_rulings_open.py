@@ -78,13 +78,17 @@ def live_index(home: Path) -> Path:
     return found
 
 
-def answers(home: Path, scopes: tuple[str, ...] = ("all", "rulings")) -> list[Any]:
+def opened(home: Path) -> Searcher:
+    """A Searcher of the newest edition with the rulings' index beside it."""
     store = EditionStore(home)
     date = store.dates()[-1]
     build = store.build_path(date)
     assert build is not None
-    extras = [("rulings", snapshot(home), 1.0)]
-    with Searcher.open(build, edition=date, extras=extras) as searcher:
+    return Searcher.open(build, edition=date, extras=[("rulings", snapshot(home), 1.0)])
+
+
+def answers(home: Path, scopes: tuple[str, ...] = ("all", "rulings")) -> list[Any]:
+    with opened(home) as searcher:
         return [searcher.search(q, scope=s).to_json() for s in scopes for q in QUESTIONS]
 
 
@@ -260,15 +264,10 @@ def test_a_named_card_s_rulings_found_below_many_others(tmp_path: Path) -> None:
 def test_a_question_is_analysed_once_for_the_edition_and_the_rulings(home: Path) -> None:
     # The rulings' fields analyse as the edition's: one memory of what the analyzers made of
     # a question's words, and answers as with each index analysing on its own.
-    store = EditionStore(home)
-    date = store.dates()[-1]
-    build = store.build_path(date)
-    assert build is not None
-    extras = [("rulings", snapshot(home), 1.0)]
-    with Searcher.open(build, edition=date, extras=extras) as searcher:
+    with opened(home) as searcher:
         shared = [searcher.search(q).to_json() for q in QUESTIONS]
         edition, rulings = searcher._source(0), searcher._source(1)
         assert rulings.analyzed is edition.analyzed and ("body", "citadel") in edition.analyzed
-    with Searcher.open(build, edition=date, extras=extras) as searcher:
+    with opened(home) as searcher:
         searcher._source(1).analyzed = {}  # analysed apart, as before
         assert [searcher.search(q).to_json() for q in QUESTIONS] == shared
