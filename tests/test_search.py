@@ -761,6 +761,38 @@ def test_direct_scoring_from_a_few_documents_own_words_matches_whoosh(store_home
         ix.close()
 
 
+def test_a_parse_is_remembered_and_shared_unchanged(store_home: Path) -> None:
+    # A query parsed again is the one parsed before (within PARSED_LONGEST characters), and
+    # searching with it changes nothing in it: the same answers the second time.
+    from index.search import Searcher, open_search_index
+    from index.search.query import parse
+    from index.search.source import PARSED, PARSED_LONGEST, OpenIndex
+
+    ix, _ = open_search_index(_build(store_home, "2026-01-16"))
+    src = OpenIndex(ix)
+    try:
+        q = parse(src, "deathtouch trample damage")
+        assert parse(src, "deathtouch trample damage") is q
+        long = " ".join(["creature"] * (PARSED_LONGEST // 9 + 1))
+        assert len(long) > PARSED_LONGEST and parse(src, long) is not parse(src, long)
+        src.parsed.update({str(i): q for i in range(PARSED + 1)})
+        src.forget_if_full()
+        assert not src.parsed
+    finally:
+        src.close()
+    try:
+        with Searcher([ix]) as searcher:
+            question = "does a creature with deathtouch and trample assign lethal damage"
+            first = searcher.search(question).to_json()
+            parsed = searcher._source(0).parsed
+            seen = {text: repr(q) for text, q in parsed.items()}
+            assert seen
+            assert searcher.search(question).to_json() == first
+            assert {text: repr(q) for text, q in parsed.items()} == seen
+    finally:
+        ix.close()
+
+
 def test_postings_read_by_block_match_the_public_api(store_home: Path) -> None:
     from index.search import open_search_index
     from index.search.scoring import read_postings

@@ -20,6 +20,11 @@ if TYPE_CHECKING:
 
 REMEMBERED = 20_000
 """Terms (and phrases) remembered per index before that memory is cleared."""
+PARSED = 1024
+"""Parsed queries remembered per index before that memory is cleared (about 8 KB each for the
+real questions: some 8 MB at most)."""
+PARSED_LONGEST = 1000
+"""The longest query text whose parse is remembered (a pasted post's question is shorter)."""
 
 
 class OpenIndex:
@@ -62,6 +67,8 @@ class OpenIndex:
         self.own_words: dict[tuple[int, str], dict[bytes, float]] = {}
         """A document's indexed words in a field and their posting weights, by (document
         number, field): its own postings, analysed again from its stored text."""
+        self.parsed: dict[str, Any] = {}
+        """The whoosh query each cleaned query text was parsed to (see ``query.parse``)."""
         self._parser: Any = None
 
     def doc_frequency(self, fieldname: str, text: str) -> int:
@@ -147,6 +154,8 @@ class OpenIndex:
             self.matched.clear()
         if len(self.own_words) > REMEMBERED:
             self.own_words.clear()
+        if len(self.parsed) > PARSED:
+            self.parsed.clear()
         if len(self.analyzed) > REMEMBERED or len(self.near) > REMEMBERED:
             self.analyzed.clear()
             self.near.clear()
