@@ -18,7 +18,15 @@ from typing import TYPE_CHECKING, Any
 from glossary.fold import fold_text
 
 from .engine import qparser, whoosh
-from .words import EXPANSIONS, NUMBER_WORDS, TOKEN_PATTERN, LazyPattern, expansion_keys, stem
+from .words import (
+    EXPANSIONS,
+    NUMBER_WORDS,
+    TOKEN_PATTERN,
+    LazyPattern,
+    expansion_keys,
+    phrase_starts,
+    stem,
+)
 
 if TYPE_CHECKING:
     from .source import OpenIndex
@@ -82,13 +90,14 @@ _PHRASE_TOKEN_RE = LazyPattern(r"[\w/]+(?:'\w+)*")
 def _expand_phrases(part: str, found: list[tuple[str, str]] | None = None) -> str:
     """``part`` with each table phrase (longest first, whole words) replaced by its OR group;
     ``found`` collects (the phrase as typed, its table key)."""
-    keys, longest = expansion_keys()
+    keys = expansion_keys()[0]
+    starts = phrase_starts()
     tokens = [(m.start(), m.end(), m.group().lower()) for m in _PHRASE_TOKEN_RE.finditer(part)]
     out: list[str] = []
     done = 0
     i = 0
     while i < len(tokens):
-        for n in range(min(longest, len(tokens) - i), 0, -1):
+        for n in range(min(starts.get(tokens[i][2], 0), len(tokens) - i), 0, -1):
             words = tokens[i : i + n]
             if any(not part[a[1] : b[0]].isspace() for a, b in itertools.pairwise(words)):
                 continue  # only words separated by spaces make a phrase

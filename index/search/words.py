@@ -260,6 +260,17 @@ def expansion_keys() -> tuple[dict[str, str], int]:
     return out, max(key.count(" ") for key in out) + 1
 
 
+@functools.lru_cache(maxsize=1)
+def phrase_starts() -> dict[str, int]:
+    """The first word of each phrase of :func:`expansion_keys` → the most words of a phrase
+    beginning with it (a question's other words begin none: they are not looked up)."""
+    starts: dict[str, int] = {}
+    for phrase in expansion_keys()[0]:
+        words = phrase.split(" ")
+        starts[words[0]] = max(starts.get(words[0], 0), len(words))
+    return starts
+
+
 # Small numbers as the rules spell them out ("ten or more poison counters").
 NUMBER_WORDS = dict(
     enumerate(
