@@ -304,8 +304,18 @@ def test_signals_say_what_a_card_does_in_the_rules_words() -> None:
     humility = _signals("Humility")
     assert '"ability-removing" OR "loses all abilities"' in humility
     assert '"split card"' in _signals("Far // Away")
+    # damage a card deals to creatures (or any target) leads to lethal damage, and only that:
     # the card's own name is not read as its text ("Lightning Bolt deals …")
-    assert _signals("Lightning Bolt") == []
+    assert _signals("Lightning Bolt") == ['"lethal damage" OR "damage marked"']
+    fallout = _card("Fallout", text="Fallout deals 2 damage to each creature and each player.")
+    assert '"lethal damage" OR "damage marked"' in [s.words for s in card_signals(fallout)]
+    palm = _card(
+        "Palm",
+        text="The next time a source of your choice would deal damage to you this turn, "
+        "prevent that damage. If damage is prevented this way, Palm deals that much damage "
+        "to that source's controller.",
+    )
+    assert '"lethal damage" OR "damage marked"' not in [s.words for s in card_signals(palm)]
 
 
 def test_two_cards_of_a_family_add_the_rule_about_them_together() -> None:

@@ -199,6 +199,15 @@ ORACLE_SIGNALS: tuple[tuple[str, str, str], ...] = (
     ),
     (r"\bexile [^\n]*\breturn (?:it|them|that card|those cards)\b", '"new object"', "zone"),
     (r"\breturn [^.]*\bgraveyard to the battlefield\b", '"new object"', "zone"),
+    # Damage dealt to creatures: "does it die?" is decided by lethal damage (704.5g). Real
+    # questions, judge+cards+sem (2026-12-03): T 0.696 / 0.550 -> 0.696 / 0.561, H 0.533 /
+    # 0.402 -> 0.578 / 0.415, ours A-P 0.881 / 0.753 -> 0.879 / 0.752; any "deals N damage"
+    # (a player's too) lost r036, whose Deflecting Palm deals damage to a player.
+    (
+        r"\bdeals? (?:\d+|X) damage to (?:any (?:one )?target|[^.]*\bcreatures?\b)",
+        '"lethal damage" OR "damage marked"',
+        "damage",
+    ),
     (r"\bregenerate\b", "regenerate OR regeneration", "replacement"),
     (r"\bfights?\b", "fight", "action"),
     (r"\bprotection from\b", "protection", "static"),
