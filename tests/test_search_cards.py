@@ -316,6 +316,14 @@ def test_signals_say_what_a_card_does_in_the_rules_words() -> None:
         "to that source's controller.",
     )
     assert '"lethal damage" OR "damage marked"' not in [s.words for s in card_signals(palm)]
+    moon = _card(
+        "Moon",
+        "Enchantment",
+        "Lands your opponents control with the chosen name lose all land types and abilities.",
+    )
+    moon_signals = [s.words for s in card_signals(moon)]
+    assert '"ability-removing" OR "loses all abilities"' in moon_signals
+    assert '"basic land types" OR "land type"' in moon_signals
 
 
 def test_two_cards_of_a_family_add_the_rule_about_them_together() -> None:

@@ -146,8 +146,10 @@ ORACLE_SIGNALS: tuple[tuple[str, str, str], ...] = (
     (r"\bcreates? [^.]*\btokens?\b", "token", "token"),
     (r"\+1/\+1 counters?\b", '"+1/+1 counter"', "counter"),
     (r"-1/-1 counters?\b", '"-1/-1 counter"', "counter"),
+    # "lose all land types and abilities" (Alpine Moon) too: real r070 out of the first 10 ->
+    # 3rd (judge+cards+sem), nothing else moved, ours unchanged (2026-12-03).
     (
-        r"\bloses? all (?:other )?abilities\b",
+        r"\bloses? all (?:other )?(?:[a-z]+ types and )?abilities\b",
         '"ability-removing" OR "loses all abilities"',
         "layer",
     ),
@@ -156,7 +158,7 @@ ORACLE_SIGNALS: tuple[tuple[str, str, str], ...] = (
     (r"\bswitch\b[^.]*\bpower and toughness\b", '"switch a creature\'s power"', "layer"),
     (
         r"\b(?:is|are) (?:an? )?(?:colorless )?(?:plains|islands?|swamps?|mountains?|"
-        r"forests?)\b|\bbasic land types?\b",
+        r"forests?)\b|\b(?:basic )?land types?\b",
         '"basic land types" OR "land type"',
         "layer",
     ),
