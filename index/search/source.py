@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 REMEMBERED = 20_000
 """Terms (and phrases) remembered per index before that memory is cleared."""
 PARSED = 1024
-"""Parsed queries remembered per index before that memory is cleared (about 8 KB each for the
-real questions: some 8 MB at most)."""
+"""Parsed queries remembered per index before that memory is cleared (about 8 KB each for
+questions like the real ones: some 8 MB in all)."""
 PARSED_LONGEST = 1000
 """The longest query text whose parse is remembered (a pasted post's question is shorter)."""
 
