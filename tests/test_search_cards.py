@@ -321,6 +321,8 @@ def test_signals_say_what_a_card_does_in_the_rules_words() -> None:
         "Enchantment",
         "Lands your opponents control with the chosen name lose all land types and abilities.",
     )
+    binding = _card("Binding", "Enchantment", "Your opponents can't cast spells with the name.")
+    assert '"begin to cast" OR prohibits' in [s.words for s in card_signals(binding)]
     moon_signals = [s.words for s in card_signals(moon)]
     assert '"ability-removing" OR "loses all abilities"' in moon_signals
     assert '"basic land types" OR "land type"' in moon_signals

@@ -141,6 +141,10 @@ ORACLE_SIGNALS: tuple[tuple[str, str, str], ...] = (
         '"increase the cost" OR "increase or reduce"',
         "cost",
     ),
+    # An effect that forbids casting (Ixalan's Binding): 601.3, 601.3a. Real r087 8th -> 3rd
+    # (judge+cards+sem; T 0.696 / 0.561 -> 0.717 / 0.565), H unchanged, ours 0.879 / 0.752 ->
+    # 0.879 / 0.753 (2026-12-03).
+    (r"\bcan't cast\b", '"begin to cast" OR prohibits', "cast"),
     (r"\bas an additional cost\b", '"additional cost"', "cost"),
     (r"\bwithout paying (?:its|their) mana costs?\b", '"without paying its mana cost"', "cost"),
     (r"\bcreates? [^.]*\btokens?\b", "token", "token"),
