@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -675,15 +677,39 @@ def test_queries_with_syntax_go_to_the_parser(query: str) -> None:
     assert direct_query(RamStorage().create_index(make_schema()).schema, text) is None
 
 
-def test_direct_scoring_matches_whoosh(store_home: Path) -> None:
+@contextlib.contextmanager
+def _opened_source(store_home: Path) -> Iterator[tuple[Any, Any]]:
+    """The 2026-01-16 edition's whoosh index and an OpenIndex of it, closed after."""
     from index.search import open_search_index
-    from index.search.query import parse
-    from index.search.scoring import _scores_directly, top
     from index.search.source import OpenIndex
 
     ix, _ = open_search_index(_build(store_home, "2026-01-16"))
     src = OpenIndex(ix)
     try:
+        yield ix, src
+    finally:
+        src.close()
+        ix.close()
+
+
+def _top30(src: Any, q: Any, few: set[int] | None = None) -> list[tuple[float, str]]:
+    """``scoring.top``'s first 30 (score rounded to 9 places, id)."""
+    from index.search.scoring import top
+
+    return [(round(score, 9), fields["id"]) for score, fields in top(src, q, 30, few)]
+
+
+def _whoosh30(src: Any, q: Any, few: set[int] | None = None) -> list[tuple[float, str]]:
+    """whoosh's own first 30 (score rounded to 9 places, id)."""
+    hits = src.searcher.search(q, limit=30, filter=few)
+    return [(round(h.score, 9), h["id"]) for h in hits]
+
+
+def test_direct_scoring_matches_whoosh(store_home: Path) -> None:
+    from index.search.query import parse
+    from index.search.scoring import _scores_directly
+
+    with _opened_source(store_home) as (_ix, src):
         texts = (
             "two copies of the same legendary creature",
             "deathtouch trample damage",
@@ -693,52 +719,34 @@ def test_direct_scoring_matches_whoosh(store_home: Path) -> None:
             q = parse(src, text)  # as search parses it (a scaled OR would go to whoosh)
             assert _scores_directly(src, q)
             # Sums added in another order may differ in their last bit (see scoring.top).
-            ours = [(round(score, 9), fields["id"]) for score, fields in top(src, q, 30, None)]
-            theirs = [(round(h.score, 9), h["id"]) for h in src.searcher.search(q, limit=30)]
-            assert ours == theirs
-    finally:
-        src.close()
-        ix.close()
+            assert _top30(src, q) == _whoosh30(src, q)
 
 
 def test_direct_scoring_of_a_few_documents_matches_whoosh(store_home: Path) -> None:
     # A filter of a few documents (a card's rulings): a phrase's or group's matcher is moved
     # to each of them rather than run through the index; the scores are whoosh's still.
-    from index.search import open_search_index
     from index.search.query import parse
-    from index.search.scoring import _scores_directly, top
-    from index.search.source import OpenIndex
+    from index.search.scoring import _scores_directly
 
-    ix, _ = open_search_index(_build(store_home, "2026-01-16"))
-    src = OpenIndex(ix)
-    try:
+    with _opened_source(store_home) as (ix, src):
         texts = ('"attacking creature"', 'ninjutsu unblocked (attacker OR "attacking creature")')
         for text in texts * 2:
             q = parse(src, text)
             assert _scores_directly(src, q)
             hits = src.searcher.search(q, limit=400)
             few = {h.docnum for h in hits[::3]} | {0, 1, ix.doc_count() - 1}
-            ours = [(round(score, 9), f["id"]) for score, f in top(src, q, 30, few)]
-            filtered = src.searcher.search(q, limit=30, filter=few)
-            theirs = [(round(h.score, 9), h["id"]) for h in filtered]
-            assert ours == theirs and len(ours) >= 20, text
-    finally:
-        src.close()
-        ix.close()
+            ours = _top30(src, q, few)
+            assert ours == _whoosh30(src, q, few) and len(ours) >= 20, text
 
 
 def test_direct_scoring_from_a_few_documents_own_words_matches_whoosh(store_home: Path) -> None:
     # A filter of at most _OWN_WORDS_MOST documents (a card's rulings): a word not read yet is
     # scored from each document's own words, analysed again from its stored text (a body with
     # its negated words' roots); the scores are whoosh's still, and the same once remembered.
-    from index.search import open_search_index
     from index.search.query import parse
     from index.search.scoring import _OWN_WORDS_MOST, _scores_directly, top
-    from index.search.source import OpenIndex
 
-    ix, _ = open_search_index(_build(store_home, "2026-01-16"))
-    src = OpenIndex(ix)
-    try:
+    with _opened_source(store_home) as (_ix, src):
         text = "untapped creature can't block unless its controller taps an untapped land"
         q = parse(src, text)
         assert _scores_directly(src, q)
@@ -747,30 +755,24 @@ def test_direct_scoring_from_a_few_documents_own_words_matches_whoosh(store_home
         few = set(rooted[:20]) | {h.docnum for h in hits[1::7]}
         few = set(sorted(few)[:_OWN_WORDS_MOST])
         assert len(rooted) >= 5 and len(few) >= 40
-        filtered = src.searcher.search(q, limit=30, filter=few)
-        theirs = [(round(h.score, 9), h["id"]) for h in filtered]
+        theirs = _whoosh30(src, q, few)
         assert not src.scored and len(theirs) == 30
-        assert [(round(score, 9), f["id"]) for score, f in top(src, q, 30, few)] == theirs
+        assert _top30(src, q, few) == theirs
         assert src.own_words and not src.scored  # no word's postings read
         src.own_words.clear()
         assert len(top(src, q, 30, set(hits.docs()))) == 30  # more: the postings are read
         assert src.scored and not src.own_words
-        assert [(round(score, 9), f["id"]) for score, f in top(src, q, 30, few)] == theirs
-    finally:
-        src.close()
-        ix.close()
+        assert _top30(src, q, few) == theirs
 
 
 def test_a_parse_is_remembered_and_shared_unchanged(store_home: Path) -> None:
     # A query parsed again is the one parsed before (within PARSED_LONGEST characters), and
     # searching with it changes nothing in it: the same answers the second time.
-    from index.search import Searcher, open_search_index
+    from index.search import Searcher
     from index.search.query import parse
-    from index.search.source import PARSED, PARSED_LONGEST, OpenIndex
+    from index.search.source import PARSED, PARSED_LONGEST
 
-    ix, _ = open_search_index(_build(store_home, "2026-01-16"))
-    src = OpenIndex(ix)
-    try:
+    with _opened_source(store_home) as (ix, src):
         q = parse(src, "deathtouch trample damage")
         assert parse(src, "deathtouch trample damage") is q
         long = " ".join(["creature"] * (PARSED_LONGEST // 9 + 1))
@@ -778,9 +780,6 @@ def test_a_parse_is_remembered_and_shared_unchanged(store_home: Path) -> None:
         src.parsed.update({str(i): q for i in range(PARSED + 1)})
         src.forget_if_full()
         assert not src.parsed
-    finally:
-        src.close()
-    try:
         with Searcher([ix]) as searcher:
             question = "does a creature with deathtouch and trample assign lethal damage"
             first = searcher.search(question).to_json()
@@ -789,8 +788,6 @@ def test_a_parse_is_remembered_and_shared_unchanged(store_home: Path) -> None:
             assert seen
             assert searcher.search(question).to_json() == first
             assert {text: repr(q) for text, q in parsed.items()} == seen
-    finally:
-        ix.close()
 
 
 def test_postings_read_by_block_match_the_public_api(store_home: Path) -> None:

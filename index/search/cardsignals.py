@@ -150,8 +150,9 @@ ORACLE_SIGNALS: tuple[tuple[str, str, str], ...] = (
     (r"\bcreates? [^.]*\btokens?\b", "token", "token"),
     (r"\+1/\+1 counters?\b", '"+1/+1 counter"', "counter"),
     (r"-1/-1 counters?\b", '"-1/-1 counter"', "counter"),
-    # "lose all land types and abilities" (Alpine Moon) too: real r070 out of the first 10 ->
-    # 3rd (judge+cards+sem), nothing else moved, ours unchanged (2026-12-03).
+    # "lose all land types and abilities" (Alpine Moon) too, and "land types" below: real
+    # r070 out of the first 10 -> 3rd (judge+cards+sem), nothing else moved, ours unchanged
+    # (2026-12-03).
     (
         r"\bloses? all (?:other )?(?:[a-z]+ types and )?abilities\b",
         '"ability-removing" OR "loses all abilities"',
