@@ -5,7 +5,7 @@ Usage::
     python benchmarks/dense_ideas.py                   # every idea on the tuning half T
     python benchmarks/dense_ideas.py --held            # H and our A–P too
     python benchmarks/dense_ideas.py --only csls,prf   # some families (csls, split, prf, pooled,
-                                                       # weight, idioms)
+                                                       # weight, idioms, impute)
     python benchmarks/dense_ideas.py --must-show       # the issue's 0/0 question, per idea
     python benchmarks/dense_ideas.py --no-cards        # judge+sem instead (no card names read)
 
@@ -33,6 +33,8 @@ line ``today`` is ``relevance.py``'s judge+cards+sem to the last digit. The fami
   cosine.
 * ``idioms``: a player's "N/M" read as power and toughness, "is it gone", "dies" as "put into
   a graveyard", in the text embedded only (:func:`read_pt`, :func:`read_death`).
+* ``impute``: the model's nearest (not in the lexical pool) given a share of the pool's lowest
+  lexical score instead of 0, the question embedded as asked or with the idioms read.
 
 The figures measured are in ``index/semantic/reranking.py``'s docstring; none was kept. They
 were measured before the question adapter (``index.semantic.adapter``), ``weight`` after it
@@ -236,6 +238,7 @@ def combined(sims: Any, vectors: Any, pool: Any, close: Any = None, **kw: Any) -
 
 def _plain(s: Set) -> Any:
     reranking.rerank = ORIGINAL
+    reranking.normalised = ORIGINAL_NORMALISED
     return s.vectors
 
 
@@ -461,6 +464,39 @@ def idiom_ideas() -> list[Idea]:
     return out
 
 
+ORIGINAL_NORMALISED = reranking.normalised
+
+
+def _imputed(share: float) -> Callable[..., Any]:
+    """``normalised`` giving each of the model's nearest ``share`` of the lowest lexical score
+    among the pool's candidates (instead of 0): not read by search, it is at most as good."""
+
+    def normalised(similarities: Any, position: Any, body: Any, added: Any) -> Any:
+        where, lexical, raw, cos = ORIGINAL_NORMALISED(similarities, position, body, added)
+        if added and len(body):
+            floor = share * min(lexical[: len(body)])
+            lexical = lexical[: len(body)] + [floor] * len(added)
+        return where, lexical, raw, cos
+
+    return normalised
+
+
+def impute_ideas() -> list[Idea]:
+    """The model's nearest given a lexical score (a share of the pool's lowest), with the
+    idioms read in the text embedded or not."""
+    out: list[Idea] = []
+    for share in (0.5, 1.0):
+        for name, read in (("as asked", None), ("idioms read", lambda t: read_death(read_pt(t)))):
+
+            def make(s: Set, share: float = share, read: Any = read) -> Any:
+                reranking.normalised = _imputed(share)
+                reranking.rerank = ORIGINAL if read is None else embedding(read, ORIGINAL)
+                return s.vectors
+
+            out.append((f"impute {share} of the lowest, {name}", make))
+    return out
+
+
 FAMILIES: dict[str, Callable[[], list[Idea]]] = {
     "csls": csls_ideas,
     "split": split_ideas,
@@ -468,6 +504,7 @@ FAMILIES: dict[str, Callable[[], list[Idea]]] = {
     "pooled": pooled_ideas,
     "weight": weight_ideas,
     "idioms": idiom_ideas,
+    "impute": impute_ideas,
 }
 
 ZERO = "my 0/0 artifact land thing, is it gone?"
@@ -542,7 +579,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--held", action="store_true", help="H and ours: the best of each only")
     parser.add_argument(
-        "--only", default="", help="families: csls, split, prf, pooled, weight, idioms"
+        "--only", default="", help="families: csls, split, prf, pooled, weight, idioms, impute"
     )
     parser.add_argument("--must-show", action="store_true", help="the issue's 0/0 question")
     model_options(parser)

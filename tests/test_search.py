@@ -599,6 +599,8 @@ def test_power_toughness_changes_are_single_tokens() -> None:
         '"same name" AND legendary AND "legend rule"',
         "I control the following: two Zombies. Note: they are tokens",
         "(blocked: trample) damage:",
+        "I have it from ETB: flying, double strike",
+        "x (y OR z):: c (d):",
         "my 'you may draw a card' trigger, does 'each opponent' mean my teammate",
         "it's 'until your next turn' and I don't know",
         "'a creature's ability' OR 'enters' AND ('x' y)",
@@ -665,6 +667,9 @@ def test_coverage_reads_each_documents_own_words() -> None:
         "x AND( y)",
         "(x)AND y",
         "x OR(y z)",
+        "x (y z): AND c",
+        "x (y z):c",
+        'x "y z": c',
     ],
 )
 def test_queries_with_syntax_go_to_the_parser(query: str) -> None:

@@ -25,6 +25,21 @@ ruling, T 0.609 / 0.497; three, T 0.652 / 0.460; 6 words, T 0.630 / 0.458, H 0.3
 question's own words kept among them, T 0.652 / 0.490, H 0.444 / 0.291. T loses at success@5
 everywhere, and so does the re-rank over it (T 0.630 / 0.499-0.506 at 0.15-0.3, against 0.696 /
 0.514), though H's rises (0.511-0.533 / 0.384-0.394, against 0.511 / 0.372).
+
+Tried too (2026-12-03, against judge+cards T 0.696 / 0.497, H 0.467 / 0.310, ours 0.838 /
+0.724): the rulings as a bridge for any question, named cards or not (a ruling says in the
+rules' words what a player tells: "March of the Machines makes them 0/0 creatures, which are
+put into the graveyard as a state-based action", searched as a question, finds 704.5f
+first). The first 3, 5 or 10 rulings the question finds, each one's text searched among the
+rules, their first 3 or 5 rules added at 0.1-0.5 of their share of that search's best score
+times the ruling's of the first ruling's (rulings under 0.6 of it skipped, or not): 48
+settings, T 0.652-0.717 / 0.467-0.523, H 0.422-0.533 / 0.290-0.352, ours 0.810-0.850 /
+0.647-0.725; the best for H (3 rulings, 3 rules, 0.35, skipped under 0.6) T 0.696 / 0.502,
+H 0.467 / 0.352, ours 0.848 / 0.708; the best for T (10, 3, 0.5) H 0.489 / 0.297, ours 0.820
+/ 0.657. Feedback drifts with the rulings a question's common words find (for the issue's
+"my 0/0 artifact land thing, is it gone?", Revival Experiment's and Copy Artifact's before
+March of the Machines', 5th: 704.5f stays out of the first 10), and it costs a search a
+ruling. Not kept.
 """
 
 from __future__ import annotations

@@ -230,6 +230,9 @@ closes before a space or the end, and holds no quote, parenthesis or line break;
 quote whoosh would open sends the query to the parser."""
 _COLON_TOKEN_RE = LazyPattern(r'"[^"]*"?|[^\s()"]*:[^\s()"]*')
 _UNKNOWN_FIELD_RE = LazyPattern(r"(\w+):")
+_GROUP_COLONS_RE = LazyPattern(r"\):+(?:$|\s+(?!(?:AND|OR)(?:\s|$)))")
+"""Colons right after a group's ``)``, then the end or a space and no AND or OR: a shorthand
+expanded before a colon ("ETB:" → "(ETB OR …):"), one real question in 91, a 24 ms parse."""
 
 
 def _colons_are_words(schema: Any, text: str) -> bool:
@@ -243,6 +246,8 @@ def _colons_are_words(schema: Any, text: str) -> bool:
             if ":" in token:
                 return False
             continue
+        if _GROUP_COLONS_RE.match(text, m.start() - 1):
+            continue  # "(ETB OR enters): flying": the parser drops colons closing a group
         name = _UNKNOWN_FIELD_RE.fullmatch(token)
         after = text[m.end() : m.end() + 1]
         if (
@@ -293,6 +298,7 @@ def direct_query(
         tokens.append(m.group())
     if "".join(tokens).replace(" ", "") != "".join(text.split()):
         return None  # an unclosed quote
+    tokens = [t for t in tokens if t.strip(":")]  # colons closing a group (see above)
 
     def clause(token: str) -> Any:
         quoted = token.startswith('"')
