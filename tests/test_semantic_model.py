@@ -288,7 +288,13 @@ def test_a_question_sharing_no_word_with_its_rule(
         "(H 0.533 / 0.402 -> 0.533 / 0.391): not kept. Two more phrasings of 704.5f in the "
         "players' N/M notation ('my creature is a 0/0 now, does it die?', 'a 1/1 gets -1/-1, "
         "is it dead right away?') make it 19th by cosine, 14th-18th re-ranked (search alone "
-        "42nd): still out of the top 10, and written for this question: not kept"
+        "42nd): still out of the top 10, and written for this question: not kept. Tried "
+        "2026-12-03 (second): the model's nearest given a share of the pool's lowest lexical "
+        "score instead of 0 (with both readings, 9th over the whole edition; T loses a "
+        "question at success@5); the rulings as a bridge (March of the Machines' ruling, "
+        "searched, finds 704.5f first, but the question finds it 5th among the rulings, 37th "
+        "by cosine: 704.5f stays out of the top 10). The model's own reading of the parts: "
+        "'my 0/0' puts 704.5f 121st by cosine, 'is it gone?' 10th, '0/0 creature' 8th"
     ),
 )
 def test_the_issue_s_0_0_artifact_land_question(
