@@ -593,6 +593,7 @@ def main(argv: list[str] | None = None) -> int:
         halves = [(s, h) for s in sets for h in s.questions if args.held or h == "T"]
 
         def line(label: str, make: Callable[[Set], Any]) -> None:
+            reranking.normalised = ORIGINAL_NORMALISED  # only the impute ideas replace it
             cells = [figures(s.ranks(h, make(s))) for s, h in halves]
             print(f"{label:<40}" + "".join(f"{c:>18}" for c in cells), flush=True)
 
@@ -609,6 +610,7 @@ def main(argv: list[str] | None = None) -> int:
             for label, make in ideas:
                 line(label, make)
         reranking.rerank = ORIGINAL
+        reranking.normalised = ORIGINAL_NORMALISED
         for s in sets:
             s.lexical.close()
     return 0
